@@ -1,0 +1,23 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+import mdx from '@astrojs/mdx';
+import sitemap from '@astrojs/sitemap';
+import netlify from '@astrojs/netlify';
+import tailwindcss from '@tailwindcss/vite';
+
+// Every page is prerendered to static HTML; server code lives in netlify/functions/.
+export default defineConfig({
+  site: process.env.PUBLIC_SITE_URL || 'https://lumora-ai.example.com',
+  output: 'static',
+  trailingSlash: 'never',
+  build: { format: 'file' },
+  adapter: netlify({ devFeatures: { environmentVariables: false, images: false } }),
+  integrations: [
+    react(),
+    mdx(),
+    sitemap({ filter: (page) => !/\/(404|checkout\/)/.test(page) }),
+  ],
+  vite: { plugins: [tailwindcss()] },
+  prefetch: false,
+});

@@ -1,0 +1,75 @@
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import { NetlifyDev } from '@netlify/dev';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the built site (`dist/`) and `netlify/functions` on one port through Netlify's own local
+ * emulation (@netlify/dev): routing, headers and redirects come from netlify.toml, exactly as deployed.
+ * The only thing added here is the 404 answer for paths Netlify's chain leaves unhandled.
+ */
+export async function startSiteServer(opts: { root: string; port?: number; host?: string }): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const netlify = new NetlifyDev({
+    projectRoot: opts.root,
+    // The server below is the only HTTP server: nothing to proxy to.
+    serverAddress: null,
+    blobs: { enabled: false },
+    database: { enabled: false },
+    edgeFunctions: { enabled: false },
+    aiGateway: { enabled: false },
+    environmentVariables: { enabled: false },
+    geolocation: { enabled: false },
+    images: { enabled: false },
+  });
+  await netlify.start();
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const result = await netlify.handleAndIntrospectNodeRequest(req);
+      let response = result?.response;
+      if (!response) {
+        // Unknown path: Netlify answers with the site's 404.html and status 404. Fetching it through the
+        // same chain keeps the security headers of netlify.toml on the answer.
+        const page = await netlify.handle(new Request(new URL('/404.html', `http://${host}`)));
+        response = new Response(page ? page.body : 'Page Not Found', {
+          status: 404,
+          headers: page?.headers ?? { 'content-type': 'text/plain; charset=utf-8' },
+        });
+      }
+      res.statusCode = response.status;
+      response.headers.forEach((value, key) => res.setHeader(key, value));
+      if (response.body && req.method !== 'HEAD') {
+        Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
+      } else {
+        res.end();
+      }
+    } catch (error) {
+      console.error(error);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end('Internal Server Error');
+    }
+  });
+  // Long video jobs and streamed chat answers must not be cut by Node's default timeouts.
+  server.requestTimeout = 0;
+
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await netlify.stop();
+    },
+  };
+}

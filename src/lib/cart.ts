@@ -1,0 +1,135 @@
+import { atom } from 'nanostores';
+import { ITEM_NAMES, ITEM_PRICES, findImagePackage } from './catalog';
+import { MSG } from './messages';
+import { $cartItems, type CartItem } from './cart-state';
+
+export { $cartItems, $cartCount, $cartTotal, CART_STORAGE_KEY, type CartItem } from './cart-state';
+
+/**
+ * Cart actions (spec 000 §3, §4.6, §5). Islands read the stores with `useStore` and call these; they
+ * return the message to show, so every island words results the same way. Prices are for display
+ * only: the checkout function prices every item again on the server.
+ */
+
+/** Delay before the cart empties after a successful checkout (spec 000 §9). */
+export const CART_CLEAR_DELAY_MS = 1000;
+
+export const $cartProcessing = atom(false);
+
+export interface ActionResult {
+  ok: boolean;
+  message: string;
+}
+
+export type NewCartItem =
+  | { type: 'image'; imageUrl?: string; transformationId?: string; id?: string }
+  | { type: 'video'; videoUrl?: string; imageUrl?: string; transformationId?: string; id?: string };
+
+/** Duplicate rule (spec 000 §5): same image URL, same video URL or same transformation id. */
+export function isDuplicate(items: readonly CartItem[], candidate: Partial<CartItem>): boolean {
+  return items.some(
+    (item) =>
+      (candidate.type === 'image' && item.type === 'image' && !!candidate.imageUrl && item.imageUrl === candidate.imageUrl) ||
+      (candidate.type === 'video' && item.type === 'video' && !!candidate.videoUrl && item.videoUrl === candidate.videoUrl) ||
+      (!!candidate.transformationId && item.transformationId === candidate.transformationId) ||
+      (!!candidate.packageId && item.packageId === candidate.packageId),
+  );
+}
+
+export function addToCart(input: NewCartItem): ActionResult {
+  const prefix = input.type === 'image' ? 'restored-' : 'video-';
+  const item: CartItem = {
+    ...input,
+    id: input.id ?? `${prefix}${Date.now()}`,
+    name: ITEM_NAMES[input.type],
+    price: ITEM_PRICES[input.type],
+  };
+  const items = $cartItems.get();
+  if (isDuplicate(items, item)) return { ok: false, message: MSG.cartDuplicate };
+  $cartItems.set([...items, item]);
+  return { ok: true, message: input.type === 'image' ? MSG.cartImageAdded : MSG.cartVideoAdded };
+}
+
+export function addPackageToCart(packageId: string, imageUrl = '/media/package-placeholder.svg'): ActionResult {
+  const pkg = findImagePackage(packageId);
+  if (!pkg) return { ok: false, message: `Unknown package: ${packageId}` };
+  const item: CartItem = {
+    id: `package-${pkg.id}`,
+    type: 'image',
+    name: pkg.name,
+    price: pkg.priceValue,
+    imageUrl,
+    packageId: pkg.id,
+  };
+  const items = $cartItems.get();
+  if (isDuplicate(items, item)) return { ok: false, message: MSG.cartDuplicate };
+  $cartItems.set([...items, item]);
+  return { ok: true, message: MSG.cartPackageAdded(pkg.name) };
+}
+
+export function removeFromCart(id: string): ActionResult {
+  $cartItems.set($cartItems.get().filter((item) => item.id !== id));
+  return { ok: true, message: MSG.cartRemoved };
+}
+
+export function clearCart(): void {
+  $cartItems.set([]);
+}
+
+export interface CheckoutSuccess extends ActionResult {
+  ok: true;
+  paymentId: string;
+  orderToken: string;
+  amount: number;
+  successUrl: string;
+}
+
+interface CheckoutResponse {
+  success: true;
+  paymentId: string;
+  amount: number;
+  orderToken: string;
+}
+
+function isCheckoutResponse(data: unknown): data is CheckoutResponse {
+  const d = data as Partial<CheckoutResponse> | null;
+  return !!d && d.success === true && typeof d.paymentId === 'string' && typeof d.orderToken === 'string' && typeof d.amount === 'number';
+}
+
+/**
+ * Pays for the cart with the demonstration checkout. The server prices every item; the browser sends
+ * only ids and a fresh idempotency key per attempt, so a double click or a retried request can never
+ * create a second payment.
+ */
+export async function checkout(fetchImpl: typeof fetch = fetch): Promise<CheckoutSuccess | ActionResult> {
+  const items = $cartItems.get();
+  if (items.length === 0) return { ok: false, message: MSG.cartEmpty };
+  if ($cartProcessing.get()) return { ok: false, message: 'Checkout is already in progress' };
+  $cartProcessing.set(true);
+  try {
+    const body = {
+      idempotencyKey: crypto.randomUUID(),
+      items: items.map((item) =>
+        item.packageId ? { packageId: item.packageId } : { transformationId: item.transformationId ?? '' },
+      ),
+    };
+    const response = await fetchImpl('/api/checkout', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const data: unknown = await response.json().catch(() => ({}));
+    if (!response.ok || !isCheckoutResponse(data)) {
+      const error = (data as { error?: unknown })?.error;
+      return { ok: false, message: MSG.checkoutFailed(typeof error === 'string' ? error : undefined) };
+    }
+    setTimeout(clearCart, CART_CLEAR_DELAY_MS);
+    const { paymentId, orderToken, amount } = data;
+    const successUrl = `/checkout/success?order=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(orderToken)}`;
+    return { ok: true, message: MSG.checkoutSuccess, paymentId, orderToken, amount, successUrl };
+  } catch (error) {
+    return { ok: false, message: MSG.checkoutFailed(error instanceof Error ? error.message : undefined) };
+  } finally {
+    $cartProcessing.set(false);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Every user-facing message of the product in one place (spec 000 §5 and §8, spec 001 §8), so islands,
+ * functions and tests quote the same text.
+ */
+export const MSG = {
+  // Cart and checkout
+  cartDuplicate: 'This item is already in your cart',
+  cartAdded: 'Added to cart!',
+  cartImageAdded: 'Image added to cart',
+  cartVideoAdded: 'Video added to cart',
+  cartPackageAdded: (name: string) => `Added ${name} to cart!`,
+  cartRemoved: 'Item removed from cart',
+  cartEmpty: 'Your cart is empty',
+  checkoutSuccess: 'Payment successful! You can now download your items.',
+  checkoutFailed: (error?: string) => `Checkout failed: ${error || 'Please try again'}`,
+  checkoutFailedTool: 'Checkout failed. Please try again.',
+
+  // Image tool
+  imageInvalidType: 'Please upload a valid image file (JPEG, PNG, TIFF)',
+  videoInvalidType: 'Please upload a valid image file (JPEG, PNG)',
+  uploadFirst: 'Please upload an image first',
+  selectModel: 'Please select a model',
+  imagePromptMin: 'Please provide instructions of at least 5 characters',
+  imagePromptMax: 'Instructions should be less than 200 characters',
+  uploadFailed: 'Failed to upload image',
+  imageProcessing: 'Processing your image with advanced AI colorization...',
+  imageSuccess: 'Image processed successfully!',
+  imageError: (message?: string) => (message ? `Error processing image: ${message}` : 'Error processing image. Please try again.'),
+  imageDownloaded: 'Image downloaded successfully!',
+  imagesLoadError: 'There was an error loading the images. Please try again.',
+
+  // Video tool
+  videoPromptMin: 'Please provide a description of at least 5 characters',
+  videoPromptMax: 'Description should be less than 200 characters',
+  videoPromptBlank: 'Please provide a description of how you want the image to animate',
+  videoUnavailable: 'Video generation API is currently unavailable. Please try again later.',
+  videoStarting:
+    'Starting video generation process with a video generation service. This may take up to 5 minutes...',
+  videoGenerating: 'Generating video with your instructions. This may take up to 1 minute to process...',
+  videoSuccess: 'Video successfully generated!',
+  videoError: 'Error generating video. Please try again.',
+  videoGeneratorError: (message?: string) => `Error generating video: ${message || 'Unknown error occurred'}`,
+  videoDownloaded: 'Video downloaded successfully!',
+  videoNoUrl: 'No video URL received from the API',
+
+  // Video player
+  videoRightClick: 'Downloading is not allowed.',
+  videoLoadFailed: 'Failed to load video. Please try again.',
+  videoLoadFailedInline: 'Failed to load video',
+  videoPlayRejected: 'Failed to play video. Please try again.',
+  videoTagUnsupported: 'Your browser does not support the video tag.',
+
+  // Marketing islands
+  leadConfirmation: 'Check your inbox for your free guide!',
+  quizCorrect: 'Correct! AI is creating more jobs than it eliminates.',
+
+  // Chat
+  chatFailed: 'Failed to get response from AI. Please try again.',
+  chatFailedShort: 'Failed to get response from AI',
+  chatFileError: 'Error processing file. Please try again.',
+  chatDownloaded: 'Conversation downloaded successfully!',
+
+  // Platform: server answers, forms, orders and downloads
+  serverError: 'Something went wrong on our side. Please try again.',
+  invalidJson: 'Invalid JSON body',
+  payloadTooLarge: (limitBytes: number) => `Request body too large: the limit is ${Math.round(limitBytes / 1024)} KB`,
+  uploadTooLarge: 'File too large: the limit is 15 MB',
+  tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+  contactSent: "Thank you! Your message has been sent. We'll get back to you soon.",
+  newsletterSubscribed: "You're subscribed! Watch your inbox for AI tips, trends and insights.",
+  newsletterAlreadySubscribed: "You're already subscribed. Thank you!",
+  orderNotFound: 'Order not found or link invalid',
+  downloadForbidden: 'This download link is invalid, or the item has not been purchased',
+  fileLinkInvalid: 'This file link is invalid or has expired',
+} as const;
+
+/** Toast timings (spec 000 §9). */
+export const TOAST_DEFAULT_MS = 4000;
+export const TOAST_VIDEO_MS = 5000;
+export const TOAST_MAX_VISIBLE = 3;

@@ -1,0 +1,11 @@
+/**
+ * The site's routes as the e2e tests know them: each with its expected document title (before the
+ * ' | brand' suffix). Later issues append their routes here; the link check reads the built site.
+ */
+export const foundationPages: { path: string; title: string }[] = [
+  { path: '/', title: 'AI Services for Business' },
+  { path: '/contact', title: 'Contact Us' },
+  { path: '/about-us', title: 'About Us' },
+  { path: '/ai-consulting', title: 'AI Consulting' },
+  { path: '/services', title: 'Services' },
+];

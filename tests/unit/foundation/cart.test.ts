@@ -1,0 +1,118 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+import {
+  $cartCount, $cartItems, $cartProcessing, $cartTotal, addPackageToCart, addToCart, checkout, clearCart, removeFromCart,
+} from '../../../src/lib/cart';
+import { decodeCart } from '../../../src/lib/cart-state';
+import { MSG } from '../../../src/lib/messages';
+
+beforeEach(() => {
+  clearCart();
+  $cartProcessing.set(false);
+});
+
+describe('cart rules', () => {
+  it('prices items by type and totals them exactly', () => {
+    expect(addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' })).toEqual({ ok: true, message: MSG.cartImageAdded });
+    expect(addToCart({ type: 'video', videoUrl: '/v.mp4', transformationId: 't2' })).toEqual({ ok: true, message: MSG.cartVideoAdded });
+    const [image, video] = $cartItems.get();
+    expect(image).toMatchObject({ type: 'image', price: 1.99, name: 'Restored & Colorized Image' });
+    expect(image!.id).toMatch(/^restored-\d+$/);
+    expect(video).toMatchObject({ type: 'video', price: 4.99, name: 'Generated Video' });
+    expect(video!.id).toMatch(/^video-\d+$/);
+    expect($cartTotal.get()).toBe(6.98);
+    expect($cartCount.get()).toBe(2);
+  });
+
+  it('rejects duplicates by image URL, video URL or transformation id', () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    addToCart({ type: 'video', videoUrl: '/v.mp4', transformationId: 't2' });
+    const dup = { ok: false, message: 'This item is already in your cart' };
+    expect(addToCart({ type: 'image', imageUrl: '/a.jpg' })).toEqual(dup);
+    expect(addToCart({ type: 'video', videoUrl: '/v.mp4' })).toEqual(dup);
+    expect(addToCart({ type: 'image', imageUrl: '/other.jpg', transformationId: 't2' })).toEqual(dup);
+    expect($cartCount.get()).toBe(2);
+    // Same URL on a different type is not a duplicate.
+    expect(addToCart({ type: 'video', videoUrl: '/a.jpg', transformationId: 't3' }).ok).toBe(true);
+  });
+
+  it('adds packages once with their own price and message', () => {
+    expect(addPackageToCart('premium-restoration')).toEqual({ ok: true, message: 'Added Premium Restoration to cart!' });
+    expect(addPackageToCart('premium-restoration').message).toBe(MSG.cartDuplicate);
+    expect($cartItems.get()[0]).toMatchObject({ price: 99, packageId: 'premium-restoration', type: 'image' });
+    expect(addPackageToCart('nope').ok).toBe(false);
+  });
+
+  it('removes by id and clears', () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', id: 'restored-1' });
+    addToCart({ type: 'image', imageUrl: '/b.jpg', id: 'restored-2' });
+    expect(removeFromCart('restored-1')).toEqual({ ok: true, message: 'Item removed from cart' });
+    expect($cartItems.get().map((i) => i.id)).toEqual(['restored-2']);
+    clearCart();
+    expect($cartCount.get()).toBe(0);
+  });
+
+  it('ignores corrupted storage', () => {
+    expect(decodeCart('not json')).toEqual([]);
+    expect(decodeCart('{"a":1}')).toEqual([]);
+    expect(decodeCart('[{"id":"x","type":"image","name":"n","price":-1}]')).toEqual([]);
+    expect(decodeCart('[{"id":"x","type":"image","name":"n","price":1.99}]')).toHaveLength(1);
+  });
+});
+
+describe('checkout action', () => {
+  it('refuses an empty cart without calling the server', async () => {
+    const fetchImpl = vi.fn();
+    await expect(checkout(fetchImpl)).resolves.toEqual({ ok: false, message: 'Your cart is empty' });
+    expect(fetchImpl).not.toHaveBeenCalled();
+  });
+
+  it('sends ids and a fresh idempotency key, never prices; empties the cart 1000 ms after success', async () => {
+    vi.useFakeTimers();
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    addPackageToCart('basic-restoration');
+    const bodies: unknown[] = [];
+    const fetchImpl = vi.fn(async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      expect($cartProcessing.get()).toBe(true);
+      return Response.json({ success: true, paymentId: 'p1', amount: 41.99, orderToken: 'tok' });
+    });
+    const result = await checkout(fetchImpl as unknown as typeof fetch);
+    expect(result).toMatchObject({ ok: true, message: MSG.checkoutSuccess, paymentId: 'p1' });
+    expect(bodies[0]).toMatchObject({ items: [{ transformationId: 't1' }, { packageId: 'basic-restoration' }] });
+    expect(JSON.stringify(bodies[0])).not.toContain('price');
+    expect($cartProcessing.get()).toBe(false);
+    expect($cartCount.get()).toBe(2);
+    vi.advanceTimersByTime(999);
+    expect($cartCount.get()).toBe(2);
+    vi.advanceTimersByTime(1);
+    expect($cartCount.get()).toBe(0);
+    vi.useRealTimers();
+  });
+
+  it('a double click sends one payment', async () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    let release!: () => void;
+    const fetchImpl = vi.fn(
+      () => new Promise<Response>((resolve) => (release = () => resolve(Response.json({ success: true, paymentId: 'p', amount: 1.99, orderToken: 't' })))),
+    );
+    const first = checkout(fetchImpl as unknown as typeof fetch);
+    const second = await checkout(fetchImpl as unknown as typeof fetch);
+    expect(second.ok).toBe(false);
+    release();
+    await first;
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports the server error and resets the processing flag', async () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    const fetchImpl = vi.fn(async () => Response.json({ success: false, error: 'Item already purchased' }, { status: 409 }));
+    await expect(checkout(fetchImpl as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: 'Checkout failed: Item already purchased' });
+    expect($cartProcessing.get()).toBe(false);
+    const broken = vi.fn(async () => { throw new Error('offline'); });
+    await expect(checkout(broken as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: 'Checkout failed: offline' });
+    const noMessage = vi.fn(async () => new Response('oops', { status: 500 }));
+    await expect(checkout(noMessage as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: 'Checkout failed: Please try again' });
+  });
+});
+
