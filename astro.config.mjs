@@ -12,7 +12,8 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
-  adapter: netlify({ devFeatures: { environmentVariables: false, images: false } }),
+  // Images are optimised at build time (sharp) into dist/, so they work offline and on any host.
+  adapter: netlify({ imageCDN: false, devFeatures: { environmentVariables: false, images: false } }),
   integrations: [
     react(),
     mdx(),
