@@ -1,0 +1,7 @@
+import type { Config } from '@netlify/functions';
+import { createModelsHandler } from '../lib/chat/models-handler';
+
+/** The agent hub's model list and whether chat is configured (never the key itself). */
+export default createModelsHandler();
+
+export const config: Config = { path: '/api/chat/models' };

@@ -1,0 +1,19 @@
+import type { Config, Context } from '@netlify/functions';
+import { MSG } from '../../src/lib/messages';
+import { contactSchema } from '../lib/forms/schemas';
+import { saveContactMessage } from '../lib/forms/store';
+import { submitForm } from '../lib/forms/submit';
+
+// POST /api/contact — the first-party contact form (JSON or a plain HTML form post).
+export default (req: Request, context?: Context) =>
+  submitForm(req, context, {
+    name: 'contact',
+    schema: contactSchema,
+    fallbackPath: '/contact',
+    save: async (input) => {
+      await saveContactMessage(input);
+      return MSG.contactSent;
+    },
+  });
+
+export const config: Config = { path: '/api/contact' };

@@ -1,0 +1,19 @@
+import type { Config, Context } from '@netlify/functions';
+import { MSG } from '../../src/lib/messages';
+import { leadSchema } from '../lib/forms/schemas';
+import { saveLead } from '../lib/forms/store';
+import { submitForm } from '../lib/forms/submit';
+
+// POST /api/leads — the lead form of the landing pages (name and e-mail for the free guide).
+export default (req: Request, context?: Context) =>
+  submitForm(req, context, {
+    name: 'leads',
+    schema: leadSchema,
+    fallbackPath: '/',
+    save: async (input) => {
+      await saveLead(input);
+      return MSG.leadConfirmation;
+    },
+  });
+
+export const config: Config = { path: '/api/leads' };

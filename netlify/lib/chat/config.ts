@@ -1,0 +1,40 @@
+import { site } from '../../../src/lib/site';
+
+/**
+ * Server-only chat settings, read from the environment on each request so a key added in the Netlify
+ * UI takes effect without a redeploy and tests can point the proxy at a local fake.
+ */
+export interface ChatConfig {
+  apiKey: string | null;
+  baseUrl: string;
+  siteUrl: string;
+  appTitle: string;
+  rateLimit: { max: number; windowSeconds: number };
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+export const DEFAULT_CHAT_BASE_URL = 'https://openrouter.ai/api/v1';
+
+type Env = Record<string, string | undefined>;
+
+function positiveInt(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+export function readChatConfig(env: Env = process.env): ChatConfig {
+  const apiKey = (env.CHAT_API_KEY ?? '').trim() || (env.OPENROUTER_API_KEY ?? '').trim() || null;
+  return {
+    apiKey,
+    baseUrl: ((env.CHAT_API_BASE_URL ?? '').trim() || DEFAULT_CHAT_BASE_URL).replace(/\/+$/, ''),
+    siteUrl: (env.PUBLIC_SITE_URL ?? '').trim() || site.url,
+    appTitle: site.brand,
+    rateLimit: {
+      max: positiveInt(env.CHAT_RATE_LIMIT_MAX, 20),
+      windowSeconds: positiveInt(env.CHAT_RATE_LIMIT_WINDOW_SECONDS, 300),
+    },
+    firstByteTimeoutMs: positiveInt(env.CHAT_FIRST_BYTE_TIMEOUT_MS, 30_000),
+    idleTimeoutMs: positiveInt(env.CHAT_IDLE_TIMEOUT_MS, 30_000),
+  };
+}

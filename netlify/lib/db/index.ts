@@ -1,0 +1,81 @@
+import pg from 'pg';
+
+/**
+ * The one way server code reaches Postgres: node-postgres with a small pool on DATABASE_URL. The same
+ * queries run on the embedded PGlite (through its loopback socket), Debian's PostgreSQL and Supabase's
+ * transaction pooler — so statements are never named (no server-side prepared statements).
+ */
+export class DatabaseNotConfiguredError extends Error {
+  constructor() {
+    super('Database not configured: set DATABASE_URL (see .env.example)');
+    this.name = 'DatabaseNotConfiguredError';
+  }
+}
+
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+let pool: pg.Pool | null = null;
+let poolUrl = '';
+
+function poolMax(): number {
+  const max = Number(process.env.DATABASE_POOL_MAX);
+  // The embedded socket server accepts 100 connections; functions are bundled separately, each with a pool.
+  return Number.isInteger(max) && max > 0 ? max : 4;
+}
+
+/** The pool for the current DATABASE_URL (a changed URL — tests switch databases — gets a new pool). */
+export function getPool(): pg.Pool {
+  const url = process.env.DATABASE_URL?.trim();
+  if (!url) throw new DatabaseNotConfiguredError();
+  if (pool && poolUrl === url) return pool;
+  if (pool) void pool.end().catch(() => {});
+  poolUrl = url;
+  pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax(),
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 15_000,
+    // Netlify's local emulation runs each invocation in a fresh worker thread: idle connections must
+    // not keep it alive (and hold a slot of the embedded socket server) after the answer.
+    allowExitOnIdle: true,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', (error) => console.error('[db] idle client error:', error.message));
+  return pool;
+}
+
+export async function query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+  const result = await getPool().query<T>(text, params as unknown[]);
+  return result.rows;
+}
+
+/** Runs fn inside BEGIN/COMMIT on one connection; any throw rolls back. */
+export async function withTransaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  const client = await getPool().connect();
+  const tx: Queryable = {
+    query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) =>
+      (await client.query<R>(text, params as unknown[])).rows,
+  };
+  try {
+    await client.query('begin');
+    const result = await fn(tx);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function closePool(): Promise<void> {
+  const current = pool;
+  pool = null;
+  poolUrl = '';
+  if (current) await current.end();
+}

@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import { MSG } from '../../../src/lib/messages';
+import { hitRateLimit } from '../db/rate-limit';
+import { HttpError, errorResponse, json, JSON_BODY_LIMIT, readBytes, requireMethod, zodMessage } from '../http';
+import { HONEYPOT_FIELD } from './schemas';
+
+/**
+ * One flow for the first-party forms (contact, newsletter, leads). They accept JSON from islands and
+ * application/x-www-form-urlencoded from plain HTML forms; a form post is answered with a redirect back to
+ * the page (`?sent=1`, or `?error=…`) so the forms work without JavaScript.
+ */
+export interface FormDefinition<S extends z.ZodType> {
+  /** Rate-limit bucket name, e.g. 'contact'. */
+  name: string;
+  schema: S;
+  /** Stores the submission; returns the message shown on success. */
+  save(input: z.output<S>): Promise<string>;
+  /** Where a form post returns when the request has no same-origin Referer. */
+  fallbackPath: string;
+}
+
+const RATE_LIMIT = 10;
+const RATE_WINDOW_SECONDS = 600;
+
+export async function submitForm<S extends z.ZodType>(
+  req: Request,
+  context: { ip?: string } | undefined,
+  form: FormDefinition<S>,
+): Promise<Response> {
+  const isFormPost = (req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+  let back = returnPath(req, undefined, form.fallbackPath);
+  try {
+    requireMethod(req, 'POST');
+    const fields = await readFields(req, isFormPost);
+    back = returnPath(req, fields.redirect, form.fallbackPath);
+    // A filled honeypot is a bot: answer exactly like a success and store nothing.
+    const honeypot = fields[HONEYPOT_FIELD];
+    if (honeypot !== undefined && honeypot !== '') return answer(isFormPost, back, 'Thank you!');
+
+    const parsed = form.schema.safeParse(fields);
+    if (!parsed.success) throw new HttpError(400, zodMessage(parsed.error));
+
+    const limit = await hitRateLimit(`form:${form.name}:${clientIp(req, context)}`, RATE_LIMIT, RATE_WINDOW_SECONDS);
+    if (!limit.allowed) throw new HttpError(429, MSG.tooManyRequests, { 'Retry-After': String(limit.retryAfter) });
+
+    return answer(isFormPost, back, await form.save(parsed.data));
+  } catch (error) {
+    const response = errorResponse(error);
+    if (!isFormPost || response.status === 405) return response;
+    const { error: message } = (await response.json()) as { error: string };
+    return redirectTo(back, { error: message });
+  }
+}
+
+async function readFields(req: Request, isFormPost: boolean): Promise<Record<string, unknown>> {
+  const type = req.headers.get('content-type') ?? '';
+  if (!isFormPost && !type.startsWith('application/json')) {
+    throw new HttpError(415, 'Send the form as application/json or application/x-www-form-urlencoded');
+  }
+  const text = (await readBytes(req, JSON_BODY_LIMIT)).toString('utf8');
+  if (isFormPost) return Object.fromEntries(new URLSearchParams(text));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, MSG.invalidJson);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'Expected a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function answer(isFormPost: boolean, back: string, message: string): Response {
+  return isFormPost ? redirectTo(back, { sent: '1' }) : json({ success: true, message });
+}
+
+/**
+ * Where a form post returns: the form's own `redirect` field when it is a local path, else the
+ * same-origin page it was posted from (Referer), else fallbackPath. Never another site.
+ */
+function returnPath(req: Request, requested: unknown, fallbackPath: string): string {
+  if (typeof requested === 'string' && /^\/(?![/\\])/.test(requested)) return requested;
+  const referer = req.headers.get('referer');
+  if (referer) {
+    try {
+      const from = new URL(referer);
+      if (from.origin === new URL(req.url).origin) return `${from.pathname}${from.search}`;
+    } catch {
+      // unparsable Referer: use the fallback
+    }
+  }
+  return fallbackPath;
+}
+
+/** 303 to a local path with the outcome (`sent=1` or `error=…`) in its query, keeping any #fragment. */
+function redirectTo(localPath: string, params: Record<string, string>): Response {
+  const target = new URL(localPath, 'http://local');
+  target.searchParams.delete('sent');
+  target.searchParams.delete('error');
+  for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value);
+  return new Response(null, {
+    status: 303,
+    headers: { Location: `${target.pathname}${target.search}${target.hash}`, 'Cache-Control': 'no-store' },
+  });
+}
+
+function clientIp(req: Request, context: { ip?: string } | undefined): string {
+  return context?.ip || req.headers.get('x-nf-client-connection-ip') || 'unknown';
+}

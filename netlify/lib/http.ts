@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { dbErrorAnswer } from './db/errors';
+import { SigningNotConfiguredError } from './signing';
+import { MSG } from '../../src/lib/messages';
+
+/**
+ * Shared pieces of every handler: JSON answers in the `{ success: false, error }` shape, body reading
+ * with a streaming size cap, zod parsing, and one error-to-status mapping.
+ */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } });
+}
+
+export function errorJson(status: number, error: string, headers: Record<string, string> = {}): Response {
+  return json({ success: false, error }, status, headers);
+}
+
+export function requireMethod(req: Request, ...methods: string[]): void {
+  if (!methods.includes(req.method)) {
+    throw new HttpError(405, `Method ${req.method} not allowed`, { Allow: methods.join(', ') });
+  }
+}
+
+/**
+ * Reads the body up to `limit` bytes and stops there: a declared or streamed size over the limit is a 413
+ * without buffering the rest.
+ */
+export async function readBytes(req: Request, limit: number): Promise<Buffer> {
+  const tooLarge = () => new HttpError(413, MSG.payloadTooLarge(limit));
+  const declared = Number(req.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+export async function readJson(req: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
+  const text = (await readBytes(req, limit)).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, MSG.invalidJson);
+  }
+}
+
+/** Parses with a zod schema; the first issue becomes the 400 message. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new HttpError(400, zodMessage(result.error));
+  return result.data;
+}
+
+export function zodMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
+
+/** Maps any thrown error to an answer; unexpected ones are logged and hidden behind a generic 500. */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof HttpError) return errorJson(error.status, error.message, error.headers);
+  if (error instanceof z.ZodError) return errorJson(400, zodMessage(error));
+  const db = dbErrorAnswer(error);
+  if (db) return errorJson(db.status, db.message);
+  if (error instanceof SigningNotConfiguredError) return errorJson(503, error.message);
+  console.error('[api] unexpected error:', error);
+  return errorJson(500, MSG.serverError);
+}
+
+type Handler<C> = (req: Request, context: C) => Promise<Response>;
+
+export function withErrors<C = unknown>(handler: Handler<C>): Handler<C> {
+  return async (req, context) => {
+    try {
+      return await handler(req, context);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** The last path segment after `prefix` (e.g. `/api/orders/` → the id), decoded. */
+export function pathAfter(req: Request, prefix: string): string {
+  const { pathname } = new URL(req.url);
+  if (!pathname.startsWith(prefix)) return '';
+  try {
+    return decodeURIComponent(pathname.slice(prefix.length));
+  } catch {
+    return '';
+  }
+}

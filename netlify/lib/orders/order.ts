@@ -1,0 +1,100 @@
+import { query } from '../db';
+import { downloadToken } from './tokens';
+
+export interface OrderItem {
+  type: 'image' | 'video' | 'package';
+  name: string;
+  price: number;
+  transformationId?: string;
+  packageId?: string;
+}
+
+export interface OrderDownload {
+  transformationId: string;
+  url: string;
+  filename: string;
+}
+
+export interface Order {
+  paymentId: string;
+  amount: number;
+  currency: string;
+  status: string;
+  paymentMethod: string;
+  createdAt: string;
+  items: OrderItem[];
+  downloads: OrderDownload[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Spec 000 §7 names: restored-image-{timestamp}.jpg and generated-video-{timestamp}.mp4. */
+export function downloadFilename(kind: 'image' | 'video', resultPath: string | null, createdAt: Date): string {
+  const ext = resultPath?.split('.').pop()?.toLowerCase();
+  const stamp = createdAt.getTime();
+  if (kind === 'video') return `generated-video-${stamp}.${ext === 'webm' ? 'webm' : 'mp4'}`;
+  return `restored-image-${stamp}.${ext === 'png' || ext === 'webp' ? ext : 'jpg'}`;
+}
+
+export function downloadUrl(transformationId: string): string {
+  return `/api/downloads/${transformationId}?token=${downloadToken(transformationId)}`;
+}
+
+interface OrderRow {
+  payment_id: string;
+  amount: string;
+  currency: string;
+  status: string;
+  payment_method: string;
+  created_at: Date;
+  transformation_id: string | null;
+  package_id: string | null;
+  price: string;
+  kind: 'image' | 'video' | null;
+  result_path: string | null;
+  t_created_at: Date | null;
+  name: string | null;
+}
+
+/** The payment with its items (cart order) and a download link per bought transformation; null if none. */
+export async function getOrder(paymentId: string): Promise<Order | null> {
+  if (!UUID.test(paymentId)) return null;
+  const rows = await query<OrderRow & Record<string, unknown>>(
+    `select p.id as payment_id, p.amount, p.currency, p.status, p.payment_method, p.created_at,
+            pi.transformation_id, pi.package_id, pi.price,
+            m.kind, m.result_path, m.created_at as t_created_at, c.name
+       from payments p
+       join payment_items pi on pi.payment_id = p.id
+       left join media_transformations m on m.id = pi.transformation_id
+       left join catalog_prices c
+         on (c.item_type = 'package' and c.item_key = pi.package_id)
+         or (c.item_type = 'transformation' and c.item_key = m.kind)
+      where p.id = $1
+      order by pi.position`,
+    [paymentId],
+  );
+  const first = rows[0];
+  if (!first) return null;
+  const items: OrderItem[] = rows.map((row) =>
+    row.transformation_id
+      ? { type: row.kind!, name: row.name ?? row.kind!, price: Number(row.price), transformationId: row.transformation_id }
+      : { type: 'package', name: row.name ?? row.package_id!, price: Number(row.price), packageId: row.package_id! },
+  );
+  const downloads = rows
+    .filter((row) => row.transformation_id)
+    .map((row) => ({
+      transformationId: row.transformation_id!,
+      url: downloadUrl(row.transformation_id!),
+      filename: downloadFilename(row.kind!, row.result_path, row.t_created_at!),
+    }));
+  return {
+    paymentId: first.payment_id,
+    amount: Number(first.amount),
+    currency: first.currency,
+    status: first.status,
+    paymentMethod: first.payment_method,
+    createdAt: first.created_at.toISOString(),
+    items,
+    downloads,
+  };
+}

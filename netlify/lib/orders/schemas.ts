@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/**
+ * What the browser may send to /api/checkout: ids only. `.strict()` turns a price (or any other extra
+ * field) into a 400, so the amount charged can only come from the server's price list.
+ */
+export const cartItemSchema = z.union([
+  z.object({ transformationId: z.uuid() }).strict(),
+  z.object({ packageId: z.string().min(1).max(100).regex(/^[a-z0-9-]+$/, 'Invalid package id') }).strict(),
+]);
+
+export const checkoutRequestSchema = z
+  .object({
+    items: z.array(cartItemSchema).max(50, 'A cart holds at most 50 items'),
+    idempotencyKey: z
+      .string()
+      .min(8, 'idempotencyKey must be at least 8 characters')
+      .max(200)
+      .regex(/^[A-Za-z0-9._:-]+$/, 'idempotencyKey may contain letters, digits and . _ : - only'),
+  })
+  .strict();
+
+export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;

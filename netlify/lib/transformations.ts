@@ -1,0 +1,193 @@
+import { query, type Queryable } from './db';
+
+/**
+ * media_transformations: one row per image restoration or video generation job. The image and video
+ * code drives a row queued → processing → completed | failed; the checkout marks it purchased.
+ */
+export type TransformationKind = 'image' | 'video';
+export type TransformationStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface Transformation {
+  id: string;
+  kind: TransformationKind;
+  status: TransformationStatus;
+  progress: number;
+  model: string | null;
+  prompt: string | null;
+  mode: string | null;
+  originalPath: string | null;
+  resultPath: string | null;
+  previewPath: string | null;
+  hints: Record<string, unknown>;
+  purchased: boolean;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewTransformation {
+  kind: TransformationKind;
+  model?: string | null;
+  prompt?: string | null;
+  mode?: string | null;
+  originalPath?: string | null;
+  hints?: Record<string, unknown>;
+  /** Defaults to 'queued'. */
+  status?: 'queued' | 'processing';
+}
+
+const COLUMNS = `id, kind, status, progress, model, prompt, mode, original_path, result_path, preview_path,
+  hints, purchased, error, created_at, updated_at`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Row extends Record<string, unknown> {
+  id: string;
+  kind: TransformationKind;
+  status: TransformationStatus;
+  progress: number;
+  model: string | null;
+  prompt: string | null;
+  mode: string | null;
+  original_path: string | null;
+  result_path: string | null;
+  preview_path: string | null;
+  hints: Record<string, unknown> | null;
+  purchased: boolean;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toTransformation(row: Row): Transformation {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    progress: Number(row.progress),
+    model: row.model,
+    prompt: row.prompt,
+    mode: row.mode,
+    originalPath: row.original_path,
+    resultPath: row.result_path,
+    previewPath: row.preview_path,
+    hints: row.hints ?? {},
+    purchased: row.purchased,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const one = (rows: Row[]) => (rows[0] ? toTransformation(rows[0]) : null);
+
+export async function createTransformation(input: NewTransformation, db: Queryable = { query }): Promise<Transformation> {
+  const rows = await db.query<Row>(
+    `insert into media_transformations (kind, status, model, prompt, mode, original_path, hints)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb) returning ${COLUMNS}`,
+    [
+      input.kind,
+      input.status ?? 'queued',
+      input.model ?? null,
+      input.prompt ?? null,
+      input.mode ?? null,
+      input.originalPath ?? null,
+      JSON.stringify(input.hints ?? {}),
+    ],
+  );
+  return toTransformation(rows[0]!);
+}
+
+/** The row, or null for an unknown or malformed id. */
+export async function getTransformation(id: string): Promise<Transformation | null> {
+  if (!UUID.test(id)) return null;
+  return one(await query<Row>(`select ${COLUMNS} from media_transformations where id = $1`, [id]));
+}
+
+/**
+ * Records progress (0-1, never moving backwards) on a running job and moves queued → processing; hints
+ * are merged into the existing ones. Null when the job is unknown or already finished.
+ */
+export async function updateProgress(
+  id: string,
+  progress: number,
+  hints?: Record<string, unknown>,
+): Promise<Transformation | null> {
+  if (!UUID.test(id)) return null;
+  const clamped = Math.min(1, Math.max(0, Number.isFinite(progress) ? progress : 0));
+  return one(
+    await query<Row>(
+      `update media_transformations
+          set progress = greatest(progress, $2), status = 'processing', hints = hints || $3::jsonb
+        where id = $1 and status in ('queued', 'processing')
+        returning ${COLUMNS}`,
+      [id, clamped, JSON.stringify(hints ?? {})],
+    ),
+  );
+}
+
+/** Sets paths (e.g. the original once uploaded) without touching the status. */
+export async function setTransformationPaths(
+  id: string,
+  paths: { originalPath?: string; resultPath?: string; previewPath?: string },
+): Promise<Transformation | null> {
+  if (!UUID.test(id)) return null;
+  return one(
+    await query<Row>(
+      `update media_transformations
+          set original_path = coalesce($2, original_path),
+              result_path = coalesce($3, result_path),
+              preview_path = coalesce($4, preview_path)
+        where id = $1
+        returning ${COLUMNS}`,
+      [id, paths.originalPath ?? null, paths.resultPath ?? null, paths.previewPath ?? null],
+    ),
+  );
+}
+
+/** Finishes a running job with its clean result and watermarked preview. Null if it was not running. */
+export async function completeTransformation(
+  id: string,
+  result: { resultPath: string; previewPath?: string | null; hints?: Record<string, unknown> },
+): Promise<Transformation | null> {
+  if (!UUID.test(id)) return null;
+  return one(
+    await query<Row>(
+      `update media_transformations
+          set status = 'completed', progress = 1, error = null, result_path = $2,
+              preview_path = coalesce($3, preview_path), hints = hints || $4::jsonb
+        where id = $1 and status in ('queued', 'processing')
+        returning ${COLUMNS}`,
+      [id, result.resultPath, result.previewPath ?? null, JSON.stringify(result.hints ?? {})],
+    ),
+  );
+}
+
+/** Marks a running job failed with a message the user may see. Null if it was not running. */
+export async function failTransformation(id: string, error: string): Promise<Transformation | null> {
+  if (!UUID.test(id)) return null;
+  return one(
+    await query<Row>(
+      `update media_transformations set status = 'failed', error = $2
+        where id = $1 and status in ('queued', 'processing')
+        returning ${COLUMNS}`,
+      [id, error.slice(0, 1000)],
+    ),
+  );
+}
+
+/**
+ * Fails every job still queued or processing whose row has not changed for `olderThanSeconds` (its worker
+ * died): one UPDATE, so it is safe to run from several places. Returns the number of jobs failed.
+ */
+export async function failStaleJobs(
+  olderThanSeconds: number,
+  error = 'Processing timed out. Please try again.',
+): Promise<number> {
+  const rows = await query<{ id: string }>(
+    `update media_transformations set status = 'failed', error = $2
+      where status in ('queued', 'processing') and updated_at < now() - make_interval(secs => $1)
+      returning id`,
+    [Math.max(0, olderThanSeconds), error],
+  );
+  return rows.length;
+}

@@ -1,0 +1,70 @@
+import { MSG } from '../../lib/messages';
+import { CHAT_ERRORS } from '../../lib/chat/errors';
+import { CHAT_MODELS, DEFAULT_MODEL_ID, type ChatModelsResponse } from '../../lib/chat/models';
+import type { ChatRequestInput } from '../../lib/chat/schema';
+import { readSse } from '../../lib/chat/sse';
+import { decodeEvent } from '../../lib/chat/stream-protocol';
+
+/** A failed reply; `message` is the server's text for the bubble (§8: fallback "Failed to get response from AI"). */
+export class ChatRequestError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message || MSG.chatFailedShort);
+    this.name = 'ChatRequestError';
+  }
+}
+
+export async function fetchChatModels(signal?: AbortSignal): Promise<ChatModelsResponse> {
+  try {
+    const res = await fetch('/api/chat/models', { signal, headers: { accept: 'application/json' } });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return (await res.json()) as ChatModelsResponse;
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    // The list itself is static; only `configured` is unknown. Let the chat call report the real state.
+    return { models: [...CHAT_MODELS], defaultModel: DEFAULT_MODEL_ID, configured: true };
+  }
+}
+
+/**
+ * Sends one chat request and feeds the reply to `onDelta` as it streams (protocol:
+ * src/lib/chat/stream-protocol.ts). Resolves when the reply is complete; rejects with ChatRequestError,
+ * or with an AbortError when `signal` stops it.
+ */
+export async function streamChat(
+  body: Omit<ChatRequestInput, 'agentId' | 'model'> & { agentId: string; model: string },
+  { signal, onDelta }: { signal: AbortSignal; onDelta: (text: string) => void },
+): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch('/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ChatRequestError(CHAT_ERRORS.unreachable);
+  }
+  if (!res.ok || !res.body) {
+    const message = await res
+      .json()
+      .then((b: { error?: unknown }) => (typeof b.error === 'string' ? b.error : ''))
+      .catch(() => '');
+    throw new ChatRequestError(message, res.status);
+  }
+  try {
+    for await (const message of readSse(res.body)) {
+      const event = decodeEvent(message.data);
+      if (!event) continue;
+      if ('delta' in event) onDelta(event.delta);
+      else if ('done' in event) return;
+      else throw new ChatRequestError(event.error);
+    }
+  } catch (error) {
+    if (error instanceof ChatRequestError || (error as Error).name === 'AbortError') throw error;
+    if (signal.aborted) throw new DOMException('Stopped', 'AbortError');
+    throw new ChatRequestError(CHAT_ERRORS.dropped);
+  }
+  throw new ChatRequestError(CHAT_ERRORS.dropped);
+}

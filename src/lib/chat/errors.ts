@@ -1,0 +1,26 @@
+import { MSG } from '../messages';
+
+/**
+ * Texts the chat server puts in its error responses and stream events. The island shows them in the
+ * reply bubble, next to the §8 toast (MSG.chatFailed).
+ */
+export const CHAT_ERRORS = {
+  notConfigured: 'The chat service is not configured yet. Set CHAT_API_KEY on the server to enable it.',
+  firstByteTimeout: `${MSG.chatFailedShort}: the AI service took too long to respond.`,
+  idleTimeout: `${MSG.chatFailedShort}: the AI service stopped responding mid-answer.`,
+  dropped: `${MSG.chatFailedShort}: the connection to the AI service was interrupted.`,
+  unreachable: `${MSG.chatFailedShort}: the AI service could not be reached.`,
+  bodyTooLarge: (maxMb: number) => `The request is too large. Messages and attachments must stay under ${maxMb} MB in total.`,
+  invalidJson: 'The request body must be valid JSON.',
+  methodNotAllowed: 'Use POST to send chat messages.',
+  rateLimited: (retryAfterSeconds: number) =>
+    `Too many chat requests. Please try again in ${formatWait(retryAfterSeconds)}.`,
+  systemRole:
+    'Messages with role "system" are not accepted: the agent\'s instructions are set by the server. Use "user" or "assistant".',
+} as const;
+
+function formatWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}

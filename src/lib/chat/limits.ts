@@ -1,0 +1,40 @@
+/**
+ * Request limits shared by the island (to stay inside them) and the server (to enforce them).
+ * The body cap stays just under Netlify's 6 MB buffered request payload; the attachment cap leaves room
+ * under it for the base64 growth (4/3) plus the conversation text.
+ */
+export const CHAT_LIMITS = {
+  maxMessages: 50,
+  maxMessageChars: 16_000,
+  maxTotalChars: 120_000,
+  maxPartsPerMessage: 4,
+  maxAttachmentBytes: 4 * 1024 * 1024,
+  maxBodyBytes: 6_000_000,
+  maxFileNameChars: 200,
+} as const;
+
+/** Base64 data-URL length of a file of `bytes` bytes (plus a generous allowance for the header). */
+export function maxDataUrlChars(bytes: number = CHAT_LIMITS.maxAttachmentBytes): number {
+  return Math.ceil(bytes / 3) * 4 + 200;
+}
+
+/** Sampling sliders (spec 001 §5). */
+export const SAMPLING = {
+  temperature: { min: 0, max: 2, step: 0.1, default: 0.7, label: 'Temperature' },
+  top_p: { min: 0, max: 1, step: 0.1, default: 0.9, label: 'Top P' },
+  frequency_penalty: { min: 0, max: 2, step: 0.1, default: 0, label: 'Frequency penalty' },
+  presence_penalty: { min: 0, max: 2, step: 0.1, default: 0, label: 'Presence penalty' },
+} as const;
+
+export type SamplingKey = keyof typeof SAMPLING;
+export type SamplingSettings = Record<SamplingKey, number>;
+
+export const DEFAULT_SAMPLING: SamplingSettings = {
+  temperature: SAMPLING.temperature.default,
+  top_p: SAMPLING.top_p.default,
+  frequency_penalty: SAMPLING.frequency_penalty.default,
+  presence_penalty: SAMPLING.presence_penalty.default,
+};
+
+/** File picker (spec 001 §5). */
+export const ACCEPTED_FILE_TYPES = '.txt,.pdf,.doc,.docx,.csv,.xlsx,.jpg,.jpeg,.png';

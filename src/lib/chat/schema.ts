@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { AGENT_IDS } from './agents';
+import { MODEL_IDS } from './models';
+import { CHAT_LIMITS, SAMPLING, maxDataUrlChars } from './limits';
+import { isImageDataUrl, parseDataUrl } from './attachments';
+import { CHAT_ERRORS } from './errors';
+
+/**
+ * POST /api/chat body. Strict everywhere: unknown keys are rejected rather than silently forwarded
+ * upstream. Roles are user/assistant only; the system message is the server's.
+ */
+const text = z
+  .string()
+  .max(CHAT_LIMITS.maxMessageChars, `Each message must be at most ${CHAT_LIMITS.maxMessageChars} characters.`);
+
+const dataUrl = z
+  .string()
+  .max(maxDataUrlChars(), `Attachments must be at most ${CHAT_LIMITS.maxAttachmentBytes / (1024 * 1024)} MB.`)
+  .refine((url) => parseDataUrl(url) !== null, 'Attachments must be base64 data URLs.');
+
+export const textPartSchema = z.strictObject({ type: z.literal('text'), text });
+
+export const imagePartSchema = z.strictObject({
+  type: z.literal('image_url'),
+  image_url: z.strictObject({
+    url: dataUrl.refine(isImageDataUrl, 'image_url must be a PNG, JPEG, GIF or WebP data URL.'),
+    detail: z.enum(['auto', 'low', 'high']).optional(),
+  }),
+});
+
+/** A named attachment; the server decides per model whether it is sent, inlined or only named. */
+export const filePartSchema = z.strictObject({
+  type: z.literal('file'),
+  file: z.strictObject({
+    filename: z.string().trim().min(1).max(CHAT_LIMITS.maxFileNameChars),
+    file_data: dataUrl,
+  }),
+});
+
+export const contentPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema, filePartSchema]);
+
+const role = z.enum(['user', 'assistant'], {
+  error: (issue) => (issue.input === 'system' ? CHAT_ERRORS.systemRole : 'role must be "user" or "assistant".'),
+});
+
+export const chatMessageSchema = z
+  .strictObject({
+    role,
+    content: z.union([
+      text,
+      z.array(contentPartSchema).min(1).max(CHAT_LIMITS.maxPartsPerMessage, `At most ${CHAT_LIMITS.maxPartsPerMessage} parts per message.`),
+    ]),
+  })
+  .superRefine((message, ctx) => {
+    if (message.role === 'assistant' && typeof message.content !== 'string' && message.content.some((p) => p.type !== 'text')) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'Assistant messages can only contain text.' });
+    }
+  });
+
+const sampling = (key: keyof typeof SAMPLING) => {
+  const { min, max, default: fallback, label } = SAMPLING[key];
+  return z
+    .number(`${label} must be a number.`)
+    .min(min, `${label} must be between ${min} and ${max}.`)
+    .max(max, `${label} must be between ${min} and ${max}.`)
+    .default(fallback);
+};
+
+export const chatRequestSchema = z
+  .strictObject({
+    agentId: z.enum(AGENT_IDS, { error: 'Unknown agent.' }),
+    model: z.enum(MODEL_IDS, { error: 'Unknown model. Pick one from GET /api/chat/models.' }),
+    messages: z
+      .array(chatMessageSchema)
+      .min(1, 'Send at least one message.')
+      .max(CHAT_LIMITS.maxMessages, `At most ${CHAT_LIMITS.maxMessages} messages per request.`),
+    temperature: sampling('temperature'),
+    top_p: sampling('top_p'),
+    frequency_penalty: sampling('frequency_penalty'),
+    presence_penalty: sampling('presence_penalty'),
+  })
+  .superRefine((request, ctx) => {
+    const last = request.messages.at(-1);
+    if (last && last.role !== 'user') {
+      ctx.addIssue({ code: 'custom', path: ['messages'], message: 'The last message must be from the user.' });
+    }
+    if (last && textOf(last.content).trim() === '' && typeof last.content === 'string') {
+      ctx.addIssue({ code: 'custom', path: ['messages'], message: 'The message is blank.' });
+    }
+    const total = request.messages.reduce((sum, m) => sum + textOf(m.content).length, 0);
+    if (total > CHAT_LIMITS.maxTotalChars) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messages'],
+        message: `The conversation is too long (at most ${CHAT_LIMITS.maxTotalChars} characters in total).`,
+      });
+    }
+  });
+
+export type ChatContentPart = z.infer<typeof contentPartSchema>;
+export type ChatRequestMessage = z.infer<typeof chatMessageSchema>;
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+export type ChatRequestInput = z.input<typeof chatRequestSchema>;
+
+/** The text of a message's content (attachment data excluded). */
+export function textOf(content: ChatRequestMessage['content']): string {
+  if (typeof content === 'string') return content;
+  return content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+}
+
+/** One readable line for a 400 body: the first issue with its path. */
+export function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request.';
+  const path = issue.path.join('.');
+  return path ? `Invalid request: ${path}: ${issue.message}` : `Invalid request: ${issue.message}`;
+}

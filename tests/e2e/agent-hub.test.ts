@@ -1,0 +1,227 @@
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { newPage, useBrowser } from './harness';
+import { CHAT_ERRORS } from '../../src/lib/chat/errors';
+import { MSG } from '../../src/lib/messages';
+
+/**
+ * The agent hub end to end: real Chromium, the built site, the real chat function, and a fake
+ * OpenAI-compatible service in place of OpenRouter. This file starts its own server (on the dist/ the
+ * e2e globalSetup built) so the fake's URL and a test key are in the environment before the functions
+ * load.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TEST_KEY = 'sk-or-v1-e2e-SECRET-fedcba9876543210';
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+const browser = useBrowser();
+let fake: FakeOpenAI;
+let server: RunningServer;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  Object.assign(process.env, {
+    CHAT_API_KEY: TEST_KEY,
+    CHAT_API_BASE_URL: fake.baseUrl,
+    CHAT_RATE_LIMIT_MAX: '1000',
+  });
+  server = await startSiteServer({ root, port: 0 });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+  process.env = saved;
+});
+
+async function openHub(page: Page) {
+  const response = await page.goto(`${server.url}/ai-agent-hub`);
+  expect(response?.status()).toBe(200);
+  await page.locator('[data-testid="agent-hub"][data-hydrated="true"]').waitFor();
+}
+
+/** Retries an assertion on UI that settles asynchronously (hydration, file reading, fetches). */
+const eventually = (assertion: () => Promise<unknown>) => vi.waitFor(assertion, { timeout: 15_000, interval: 50 });
+
+const assistantBubbles = (page: Page) => page.locator('[role="log"] [data-role="assistant"]');
+
+describe('agent hub', () => {
+  it('chats with an agent: model, sliders, streaming, image, stop, errors, download, reload, back', async () => {
+    const { context, page } = await newPage(browser(), { acceptDownloads: true });
+    await openHub(page);
+
+    await eventually(async () => expect(await page.locator('h1').textContent()).toBe('AI Agent Hub'));
+    expect(await page.getByRole('button', { name: /^Activate / }).count()).toBe(3);
+    await page.getByRole('button', { name: 'Activate Content Writer Agent' }).click();
+
+    // Chat screen: heading, the system message and the greeting.
+    await page.getByRole('heading', { level: 2, name: 'Content Writer Agent' }).waitFor();
+    const log = page.getByRole('log');
+    await eventually(async () => expect(await log.getAttribute('aria-live')).toBe('polite'));
+    await log.locator('[data-role="system"]').getByText('concise, helpful').waitFor();
+    await assistantBubbles(page).first().getByText("I'm the Content Writer Agent").waitFor();
+
+    // Model list loaded and enabled; pick a vision model.
+    const select = page.getByLabel('Model');
+    await eventually(async () => expect(await select.isEnabled()).toBe(true));
+    await eventually(async () => expect(await select.inputValue()).toBe('anthropic/claude-3-opus'));
+    expect(await select.locator('option').count()).toBe(19);
+    await select.selectOption('openai/gpt-4o');
+
+    // Advanced Settings: keyboard on the temperature slider, 0.7 -> 1.2.
+    await page.getByText('Advanced Settings').click();
+    const temperature = page.getByLabel('Temperature');
+    await temperature.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    await eventually(async () => expect(await page.locator('output[for="chat-temperature"]').textContent()).toBe('1.2'));
+    await eventually(async () => expect(await page.locator('output[for="chat-top-p"]').textContent()).toBe('0.9'));
+
+    // Send is off while blank; Shift+Enter adds a line and sends nothing.
+    const input = page.getByLabel('Message', { exact: true });
+    const send = page.getByRole('button', { name: 'Send' });
+    await eventually(async () => expect(await send.isDisabled()).toBe(true));
+    await input.fill('line one');
+    await input.press('Shift+Enter');
+    await input.pressSequentially('line two');
+    await eventually(async () => expect(await input.inputValue()).toBe('line one\nline two'));
+    expect(fake.requests).toHaveLength(0);
+
+    // Enter sends: Thinking... until the first token, then the streamed Markdown reply.
+    fake.setScenario({ kind: 'stream', hold: true, chunks: ['Here are ', '**three** ', 'taglines.'] });
+    await input.fill('Write a tagline');
+    await input.press('Enter');
+    await log.locator('[data-role="user"]').getByText('Write a tagline').waitFor();
+    await page.getByTestId('thinking').getByText('Thinking...').waitFor();
+    await eventually(async () => expect(await send.isDisabled()).toBe(true));
+    // Release only once the fake holds the request, or the release would come too early.
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: 15_000 });
+    fake.release();
+    await assistantBubbles(page).last().getByText('taglines.').waitFor();
+    await eventually(async () => expect(await assistantBubbles(page).last().locator('strong').textContent()).toBe('three'));
+    await eventually(async () => expect(await page.getByTestId('thinking').count()).toBe(0));
+
+    const first = fake.requests[0]!;
+    expect(first.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+    expect(first.body).toMatchObject({ model: 'openai/gpt-4o', temperature: 1.2, top_p: 0.9, stream: true });
+    expect(first.body.messages[0].role).toBe('system');
+    expect(first.body.messages[0].content).toContain('Content Writer Agent');
+    expect(first.body.messages.at(-1)).toEqual({ role: 'user', content: 'Write a tagline' });
+
+    // Attach an image: the tag prefixes the input; the vision model receives it; it is cleared after.
+    fake.setScenario({ kind: 'stream', chunks: ['A tiny image.'] });
+    await page.locator('#chat-file').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: PNG });
+    await eventually(async () => expect(await input.inputValue()).toBe('[photo.png] '));
+    await page.getByText('Attached:').waitFor();
+    await input.pressSequentially('What is this?');
+    await send.click();
+    await assistantBubbles(page).last().getByText('A tiny image.').waitFor();
+    const user = fake.requests[1]!.body.messages.at(-1);
+    expect(user.content).toEqual([
+      { type: 'text', text: '[photo.png] What is this?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.toString('base64')}`, detail: 'high' } },
+    ]);
+    await eventually(async () => expect(await page.getByText('Attached:').count()).toBe(0));
+
+    // Stop ends a reply mid-stream and keeps what arrived.
+    fake.setScenario({ kind: 'stall', chunks: ['Partial answer'] });
+    await input.fill('Tell me more');
+    await input.press('Enter');
+    await assistantBubbles(page).last().getByText('Partial answer').waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('[data-role="assistant"][data-status="stopped"]').getByText('Partial answer').waitFor();
+    await eventually(async () => expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0));
+    // (That Stop also cancels the upstream request is checked in the integration tests: the local
+    // Netlify emulation runs each function in a worker and does not pass a client disconnect on.)
+
+    // An upstream error: the §8 toast, and the server's message in the bubble.
+    fake.setScenario({ kind: 'error', status: 402, message: 'Insufficient credits' });
+    await input.fill('One more');
+    await input.press('Enter');
+    await page.getByText(MSG.chatFailed).waitFor();
+    await page.locator('[data-role="assistant"][data-status="error"]').getByText('Insufficient credits').waitFor();
+
+    // Download the conversation.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    const today = await page.evaluate(() => {
+      const d = new Date();
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    });
+    expect(download.suggestedFilename()).toBe(`conversation-with-content-writer-${today}.txt`);
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(text).toContain('You: Write a tagline');
+    expect(text).toContain('Content Writer Agent: Here are **three** taglines.');
+    expect(text).toContain('You: [photo.png] What is this?');
+    await page.getByText(MSG.chatDownloaded).waitFor();
+
+    // Reload keeps the open agent and its conversation (sessionStorage).
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'Content Writer Agent' }).waitFor();
+    await log.locator('[data-role="user"]').getByText('Write a tagline').waitFor();
+
+    // No serious accessibility problems on the chat screen.
+    const results = await new AxeBuilder({ page }).include('[data-testid="agent-hub"]').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+    // Back to the list; another agent has its own conversation; the first one is still there.
+    await page.getByRole('button', { name: 'Back to agents' }).click();
+    // Focus returns to the card that was open; the keyboard opens another one.
+    await eventually(async () =>
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-agent'))).toBe('content-writer'),
+    );
+    await page.getByRole('button', { name: 'Activate Data Analyst Agent' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 2, name: 'Data Analyst Agent' }).waitFor();
+    expect(await log.locator('[data-role="user"]').count()).toBe(0);
+    await page.getByRole('button', { name: 'Back to agents' }).click();
+    await page.getByRole('button', { name: 'Activate Content Writer Agent' }).click();
+    await log.locator('[data-role="user"]').getByText('Write a tagline').waitFor();
+
+    await context.close();
+  });
+
+  it('shows the not-configured message and keeps Send off when the server has no key', async () => {
+    const { context, page } = await newPage(browser());
+    // The real 503 path is covered by the integration tests; here only the island's handling of it.
+    await page.route('**/api/chat/models', async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      await route.fulfill({ response: res, json: { ...body, configured: false, message: CHAT_ERRORS.notConfigured } });
+    });
+    await openHub(page);
+    await page.getByRole('button', { name: 'Activate Market Research Agent' }).click();
+    await page.getByText(CHAT_ERRORS.notConfigured).waitFor();
+    await eventually(async () => expect(await page.getByLabel('Model').isDisabled()).toBe(true));
+    await page.getByLabel('Message', { exact: true }).fill('Hello?');
+    await eventually(async () => expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true));
+    await context.close();
+  });
+
+  it('never exposes the key: not in pages, API answers or any built asset', async () => {
+    const pageHtml = await (await fetch(`${server.url}/ai-agent-hub`)).text();
+    const models = await (await fetch(`${server.url}/api/chat/models`)).text();
+    expect(pageHtml).not.toContain(TEST_KEY);
+    expect(models).not.toContain(TEST_KEY);
+    expect(JSON.parse(models).configured).toBe(true);
+
+    const files = await readdir(path.join(root, 'dist'), { recursive: true, withFileTypes: true });
+    const texts = files.filter((f) => f.isFile() && /\.(html|js|css|json|txt|xml|mjs)$/.test(f.name));
+    expect(texts.length).toBeGreaterThan(0);
+    for (const f of texts) {
+      const content = await readFile(path.join(f.parentPath, f.name), 'utf8');
+      expect(content, f.name).not.toContain(TEST_KEY);
+      expect(content, f.name).not.toMatch(/sk-or-v1-[0-9a-f]{20,}/);
+      expect(content, f.name).not.toContain('CHAT_API_KEY=');
+    }
+  });
+});

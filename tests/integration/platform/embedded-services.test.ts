@@ -1,0 +1,68 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closePool, query } from '../../../netlify/lib/db';
+import { platformHealth } from '../../../netlify/lib/health';
+import { startEmbeddedServices } from '../../../scripts/embedded/services';
+
+// The embedded platform `npm start` runs: one owner of the PGlite folder, data kept across restarts.
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-services-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('startEmbeddedServices', () => {
+  it('keeps data, migrations and the secret across restarts', async () => {
+    delete process.env.APP_SECRET;
+    const first = await startEmbeddedServices({ dataDir });
+    expect(first.migrationsApplied.length).toBeGreaterThan(0);
+    expect(first.env.DATABASE_URL).toBe(`postgres://postgres@127.0.0.1:${first.port}/postgres`);
+    expect(process.env.DATABASE_URL).toBe(first.env.DATABASE_URL);
+    expect(first.env.STORAGE_DIR).toBe(path.join(dataDir, 'storage'));
+    expect(readFileSync(path.join(dataDir, 'secret'), 'utf8').trim()).toBe(first.env.APP_SECRET);
+    await query(`insert into leads (name, email) values ('Kept', 'kept@example.com')`);
+    await closePool();
+    await first.stop();
+
+    delete process.env.APP_SECRET;
+    const second = await startEmbeddedServices({ dataDir });
+    try {
+      expect(second.migrationsApplied).toEqual([]);
+      expect(second.env.APP_SECRET).toBe(first.env.APP_SECRET);
+      expect(await query(`select name from leads where email = 'kept@example.com'`)).toEqual([{ name: 'Kept' }]);
+      expect(await platformHealth()).toEqual({ database: 'embedded-pglite', storage: 'local', ok: true });
+    } finally {
+      await closePool();
+      await second.stop();
+    }
+  });
+
+  it('refuses a second owner of the same folder with a clear message', async () => {
+    const owner = await startEmbeddedServices({ dataDir, setEnv: false });
+    try {
+      await expect(startEmbeddedServices({ dataDir, setEnv: false })).rejects.toThrow(
+        new RegExp(`already in use by process ${process.pid}`),
+      );
+      // The owner is unharmed.
+      const client = new pg.Client({ connectionString: owner.env.DATABASE_URL });
+      await client.connect();
+      expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      await client.end();
+    } finally {
+      await owner.stop();
+    }
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    writeFileSync(path.join(dataDir, 'embedded.lock'), '999999999:0:stale');
+    const services = await startEmbeddedServices({ dataDir, setEnv: false });
+    await services.stop();
+  });
+
+  it('reports an unconfigured database at call time, never at import', async () => {
+    delete process.env.DATABASE_URL;
+    await closePool();
+    await expect(query('select 1')).rejects.toThrow('Database not configured: set DATABASE_URL (see .env.example)');
+    expect(await platformHealth()).toMatchObject({ database: 'unconfigured', ok: false });
+  });
+});

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { closePool } from '../../../../netlify/lib/db';
+import { applyMigrations, pgTarget } from '../../../../netlify/lib/db/migrations';
+import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/embedded/services';
+import { findPostgresBin, MISSING_POSTGRES, startDebianPostgres } from './debian-postgres';
+
+/**
+ * The databases the data layer is tested on. Each start() gives a fresh, migrated database and points
+ * DATABASE_URL (and the other server env) at it.
+ */
+export interface Backend {
+  name: string;
+  available: boolean;
+  /** Why the backend is unavailable (shown in the skipped test's name). */
+  note?: string;
+  start(): Promise<StartedBackend>;
+}
+
+export interface StartedBackend {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A fresh embedded platform (PGlite + socket, storage folder, secret) in a temp folder. */
+export async function startEmbedded(): Promise<StartedBackend & { services: EmbeddedServices; dataDir: string }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-embedded-'));
+  delete process.env.APP_SECRET; // let the services create one in the temp folder
+  const services = await startEmbeddedServices({ dataDir });
+  await closePool();
+  return {
+    url: services.env.DATABASE_URL,
+    services,
+    dataDir,
+    async stop() {
+      await closePool();
+      await services.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const pgliteBackend: Backend = { name: 'embedded PGlite', available: true, start: startEmbedded };
+
+const hasPostgres = findPostgresBin() !== null;
+
+const debianBackend: Backend = {
+  name: 'Debian PostgreSQL',
+  // Under CI a missing server is a failure (start() throws the reason), elsewhere a visible skip.
+  available: hasPostgres || !!process.env.CI,
+  note: hasPostgres || process.env.CI ? undefined : `skipped: ${MISSING_POSTGRES}`,
+  async start() {
+    if (!hasPostgres) throw new Error(`${MISSING_POSTGRES} (required when CI is set)`);
+    const server = await startDebianPostgres();
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    await applyMigrations(pgTarget(client));
+    await client.end();
+    // Same server env as the embedded platform, minus the PGlite marker.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-pg-storage-'));
+    Object.assign(process.env, {
+      DATABASE_URL: server.url,
+      STORAGE_DIR: dataDir,
+      APP_SECRET: 'test-secret-for-debian-postgres-0123456789',
+    });
+    delete process.env.EMBEDDED_DATABASE;
+    await closePool();
+    return {
+      url: server.url,
+      async stop() {
+        await closePool();
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+if (!hasPostgres && !process.env.CI) console.warn(`[platform tests] Debian PostgreSQL ${debianBackend.note}`);
+
+export const backends: Backend[] = [pgliteBackend, debianBackend];

@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ChatRequestError, streamChat } from '../../../src/islands/agent-hub/api';
+import { encodeEvent, type ChatStreamEvent } from '../../../src/lib/chat/stream-protocol';
+import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
+import { MSG } from '../../../src/lib/messages';
+
+const body = { agentId: 'market-research', model: 'openai/gpt-4o', messages: [{ role: 'user' as const, content: 'hi' }] };
+
+function sse(events: ChatStreamEvent[]): Response {
+  return new Response(events.map(encodeEvent).join(''), { headers: { 'content-type': 'text/event-stream' } });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function run(response: Response | (() => Promise<Response>)) {
+  vi.stubGlobal('fetch', vi.fn(typeof response === 'function' ? response : async () => response));
+  const deltas: string[] = [];
+  const result = streamChat(body, { signal: new AbortController().signal, onDelta: (d) => deltas.push(d) });
+  return { result, deltas };
+}
+
+describe('streamChat (island side of the protocol)', () => {
+  it('feeds deltas in order and resolves on done', async () => {
+    const { result, deltas } = await run(sse([{ delta: 'a' }, { delta: 'b' }, { done: true }]));
+    await expect(result).resolves.toBeUndefined();
+    expect(deltas).toEqual(['a', 'b']);
+  });
+
+  it("rejects with the server's message from an error event or an error response", async () => {
+    await expect((await run(sse([{ delta: 'a' }, { error: 'Provider down' }]))).result).rejects.toThrow('Provider down');
+    const refused = new Response(JSON.stringify({ error: 'Too many chat requests.' }), { status: 429 });
+    const { result } = await run(refused);
+    await expect(result).rejects.toBeInstanceOf(ChatRequestError);
+    await expect(result).rejects.toThrow('Too many chat requests.');
+  });
+
+  it('falls back to the §8 text when the server gives no message', async () => {
+    await expect((await run(new Response('oops', { status: 500 }))).result).rejects.toThrow(MSG.chatFailedShort);
+  });
+
+  it('treats a stream that ends without done as cut off', async () => {
+    await expect((await run(sse([{ delta: 'a' }]))).result).rejects.toThrow(CHAT_ERRORS.dropped);
+  });
+
+  it('reports an unreachable server', async () => {
+    const { result } = await run(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(result).rejects.toThrow(CHAT_ERRORS.unreachable);
+  });
+});

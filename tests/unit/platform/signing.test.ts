@@ -1,0 +1,61 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { downloadToken, isValidDownloadToken, isValidOrderToken, orderToken } from '../../../netlify/lib/orders/tokens';
+import { checkFileLink, createUploadToken, fileSignature, readUploadToken } from '../../../netlify/lib/storage/local-tokens';
+import { assertStoragePath, contentTypeFor } from '../../../netlify/lib/storage/paths';
+
+const ID = '7d1f6c1e-7a1b-4c1e-9f1e-1a2b3c4d5e6f';
+let saved: string | undefined;
+beforeEach(() => {
+  saved = process.env.APP_SECRET;
+  process.env.APP_SECRET = 'unit-test-secret-0123456789abcdefghijkl';
+});
+afterEach(() => {
+  process.env.APP_SECRET = saved;
+});
+
+describe('order and download tokens', () => {
+  it('verify only for their own id, purpose and secret', () => {
+    const token = orderToken(ID);
+    expect(isValidOrderToken(ID, token)).toBe(true);
+    expect(isValidOrderToken(ID.replace('7d', '8d'), token)).toBe(false);
+    expect(isValidDownloadToken(ID, token)).toBe(false); // purposes do not mix
+    expect(isValidDownloadToken(ID, downloadToken(ID))).toBe(true);
+    expect(isValidOrderToken(ID, null)).toBe(false);
+    expect(isValidOrderToken(ID, token.slice(1))).toBe(false);
+    process.env.APP_SECRET = 'another-secret-0123456789abcdefghijklmn';
+    expect(isValidOrderToken(ID, token)).toBe(false);
+  });
+
+  it('refuse to sign without a real secret', () => {
+    process.env.APP_SECRET = 'short';
+    expect(() => orderToken(ID)).toThrow(/set APP_SECRET/);
+  });
+});
+
+describe('local storage links', () => {
+  it('check file links for path, expiry and name', () => {
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const sig = fileSignature('a/b.jpg', exp, 'x.jpg');
+    expect(checkFileLink('a/b.jpg', String(exp), sig, 'x.jpg')).toBe('ok');
+    expect(checkFileLink('a/b.jpg', String(exp), sig, null)).toBe('invalid');
+    expect(checkFileLink('a/c.jpg', String(exp), sig, 'x.jpg')).toBe('invalid');
+    expect(checkFileLink('a/b.jpg', String(exp), sig, 'x.jpg', (exp + 1) * 1000)).toBe('expired');
+  });
+
+  it('read back upload grants, and nothing from a tampered or expired token', () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 60;
+    const token = createUploadToken({ path: 'originals/a.jpg', contentType: 'image/jpeg', expiresAt });
+    expect(readUploadToken(token)).toEqual({ path: 'originals/a.jpg', contentType: 'image/jpeg', expiresAt });
+    expect(readUploadToken(`${token}x`)).toBeNull();
+    expect(readUploadToken(token, (expiresAt + 1) * 1000)).toBeNull();
+    expect(readUploadToken('garbage')).toBeNull();
+  });
+
+  it('accept plain keys only and know the content types', () => {
+    expect(assertStoragePath('results/a-1_b.mp4')).toBe('results/a-1_b.mp4');
+    expect(() => assertStoragePath('../x')).toThrow();
+    expect(contentTypeFor('a.JPG')).toBe('image/jpeg');
+    expect(contentTypeFor('a.mp4')).toBe('video/mp4');
+    expect(contentTypeFor('a.bin')).toBe('application/octet-stream');
+  });
+});
