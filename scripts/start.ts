@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { startSiteServer } from './lib/server';
+import { startEmbeddedServices } from './embedded/services';
 
+/**
+ * `npm start`: builds the site, then runs the whole product locally with no accounts and no network —
+ * the embedded Postgres (PGlite, data in .data/) and local file storage unless DATABASE_URL /
+ * SUPABASE_* point elsewhere, and the built pages plus the Netlify functions on one port.
+ */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 8888);
 
@@ -11,12 +17,26 @@ if (!process.argv.includes('--no-build')) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = await startSiteServer({ root, port, host: process.env.HOST ?? '127.0.0.1' });
-console.log(`\n  Lumora AI is running at ${server.url}\n`);
+// Must run before the functions start: it puts DATABASE_URL, STORAGE_DIR and APP_SECRET in process.env,
+// which the emulated functions read.
+const services = process.env.DATABASE_URL
+  ? undefined
+  : await startEmbeddedServices({ dataDir: path.join(root, '.data') }).catch((error: Error) => {
+      console.error(`\n  Could not start the embedded database: ${error.message}\n`);
+      process.exit(1);
+    });
 
+const server = await startSiteServer({ root, port, host: process.env.HOST ?? '127.0.0.1' });
+console.log(`\n  Lumora AI is running at ${server.url}`);
+console.log(`  Database: ${services ? 'embedded PGlite (.data/pgdata)' : 'DATABASE_URL'}; storage: ${process.env.SUPABASE_URL ? 'Supabase' : 'local disk (.data/storage)'}\n`);
+
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
     await server.close();
+    await services?.stop();
     process.exit(0);
   });
 }

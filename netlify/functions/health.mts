@@ -1,8 +1,10 @@
 import type { Config } from '@netlify/functions';
+import { platformHealth } from '../lib/health';
 
-// Liveness plus which adapters are active, so an operator can see at a glance what the deploy runs on.
+// Liveness plus which adapters are active, so an operator (and the tool page) can see what the deploy runs on.
 export default async (): Promise<Response> => {
-  return Response.json({ ok: true, service: 'lumora-ai', time: new Date().toISOString() });
+  const platform = await platformHealth();
+  return Response.json({ ok: true, service: 'lumora-ai', time: new Date().toISOString(), platform });
 };
 
 export const config: Config = { path: '/api/health' };

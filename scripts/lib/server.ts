@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { NetlifyDev } from '@netlify/dev';
+import { binaryBodyRequest } from '../embedded/binary-bodies';
 
 export interface RunningServer {
   url: string;
@@ -31,7 +33,14 @@ export async function startSiteServer(opts: { root: string; port?: number; host?
 
   const server = http.createServer(async (req, res) => {
     try {
-      const result = await netlify.handleAndIntrospectNodeRequest(req);
+      // Binary bodies (image uploads) take a detour around a local-emulator bug; see binary-bodies.ts.
+      const fixed = await binaryBodyRequest(req, `http://${host}`);
+      const result =
+        fixed instanceof Response
+          ? { response: fixed }
+          : fixed
+            ? await netlify.handleAndIntrospect(fixed)
+            : await netlify.handleAndIntrospectNodeRequest(req);
       let response = result?.response;
       if (!response) {
         // Unknown path: Netlify answers with the site's 404.html and status 404. Fetching it through the
@@ -45,7 +54,8 @@ export async function startSiteServer(opts: { root: string; port?: number; host?
       res.statusCode = response.status;
       response.headers.forEach((value, key) => res.setHeader(key, value));
       if (response.body && req.method !== 'HEAD') {
-        Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
+        // pipeline() releases the response stream when the browser goes away mid-answer.
+        await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => {});
       } else {
         res.end();
       }

@@ -1,19 +1,24 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
+import { startSiteServer } from '../../scripts/lib/server';
+import { startEmbeddedServices } from '../../scripts/embedded/services';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    platformEnv: Record<string, string>;
   }
 }
 
 /**
- * Builds the site once and serves it exactly as `npm start` does (same server module), on a free port.
+ * Builds the site once and runs the product exactly as `npm start` does (same modules): a fresh
+ * embedded database and storage in a temp folder, then the site and functions on a free port.
  * Set E2E_SKIP_BUILD=1 to reuse an existing dist/ while iterating.
  */
 export default async function setup(project: TestProject) {
@@ -21,9 +26,14 @@ export default async function setup(project: TestProject) {
     const build = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('astro build failed');
   }
-  const server: RunningServer = await startSiteServer({ root, port: 0 });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-e2e-'));
+  const services = await startEmbeddedServices({ dataDir });
+  const server = await startSiteServer({ root, port: 0 });
   project.provide('baseUrl', server.url);
+  project.provide('platformEnv', { ...services.env });
   return async () => {
     await server.close();
+    await services.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   };
 }
