@@ -5,6 +5,7 @@ import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import netlify from '@astrojs/netlify';
 import tailwindcss from '@tailwindcss/vite';
+import { assertEmbedsAllowed } from './scripts/lib/csp.mjs';
 
 // Every page is prerendered to static HTML; server code lives in netlify/functions/.
 export default defineConfig({
@@ -18,6 +19,10 @@ export default defineConfig({
     react(),
     mdx(),
     sitemap({ filter: (page) => !/\/(404|checkout\/)/.test(page) }),
+    {
+      name: 'lumora:csp-embeds',
+      hooks: { 'astro:config:done': ({ config }) => assertEmbedsAllowed(config.root) },
+    },
   ],
   vite: { plugins: [tailwindcss()] },
   prefetch: false,
