@@ -1,0 +1,20 @@
+import type { Config } from '@netlify/functions';
+import { z } from 'zod';
+import { colorHintsSchema } from '../lib/image/schema';
+import { json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
+import { applyHints } from '../lib/jobs';
+import { enforceToolLimit } from '../lib/jobs/limits';
+
+// POST /api/transformations/{id}/hints { hints: [{ x, y, color }] } — re-renders an unpurchased image with
+// colour hints (x, y in 0..1 of the picture, '#rrggbb'); answers like /api/process-image.
+const schema = z.object({ hints: colorHintsSchema });
+
+export default withErrors(async (req: Request, context: unknown) => {
+  requireMethod(req, 'POST');
+  const match = /^\/api\/transformations\/([^/]+)\/hints\/?$/.exec(new URL(req.url).pathname);
+  const { hints } = parseWith(schema, await readJson(req));
+  await enforceToolLimit('hints', req, context);
+  return json(await applyHints(decodeURIComponent(match?.[1] ?? ''), hints));
+});
+
+export const config: Config = { path: '/api/transformations/:id/hints' };

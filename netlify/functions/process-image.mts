@@ -1,0 +1,46 @@
+import type { Config } from '@netlify/functions';
+import { HttpError, json, parseWith, readBytes, readJson, requireMethod, withErrors } from '../lib/http';
+import { discardUpload, processImage, processImageOptionsSchema, readUpload } from '../lib/jobs';
+import { enforceToolLimit } from '../lib/jobs/limits';
+import { MSG } from '../../src/lib/messages';
+
+// POST /api/process-image — restores and colorizes a photo (spec 000 §3, §5).
+//  • multipart/form-data: file, model, prompt (files up to the 6 MB function body limit);
+//  • application/json: { uploadId, model, prompt } after the browser PUT the file (≤ 15 MB) to the signed
+//    upload /api/tool-uploads handed out.
+// Answers { success, transformationId, originalUrl, processedUrl, hints, error }; processedUrl is the
+// watermarked preview, the clean file is only downloadable after purchase.
+const MULTIPART_LIMIT = 6 * 1024 * 1024;
+
+export default withErrors(async (req: Request, context: unknown) => {
+  requireMethod(req, 'POST');
+  // The multipart boundary is case-sensitive: keep the header as sent.
+  const type = req.headers.get('content-type') ?? '';
+  if (type.toLowerCase().startsWith('multipart/form-data')) {
+    const body = await readBytes(req, MULTIPART_LIMIT);
+    let form: FormData;
+    try {
+      form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
+    } catch {
+      throw new HttpError(400, 'Invalid form data');
+    }
+    const file = form.get('file');
+    if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.uploadFirst);
+    const options = parseWith(processImageOptionsSchema, { model: form.get('model') ?? undefined, prompt: form.get('prompt') ?? undefined });
+    await enforceToolLimit('image', req, context);
+    return json(await processImage(Buffer.from(await file.arrayBuffer()), options));
+  }
+  const input = (await readJson(req)) as Record<string, unknown> | null;
+  const uploadId = typeof input?.uploadId === 'string' ? input.uploadId : undefined;
+  if (!uploadId) throw new HttpError(400, MSG.uploadFirst);
+  const options = parseWith(processImageOptionsSchema, { model: input?.model, prompt: input?.prompt });
+  await enforceToolLimit('image', req, context);
+  const bytes = await readUpload(uploadId);
+  try {
+    return json(await processImage(bytes, options));
+  } finally {
+    await discardUpload(uploadId);
+  }
+});
+
+export const config: Config = { path: '/api/process-image' };

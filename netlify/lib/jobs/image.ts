@@ -1,0 +1,178 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { HttpError } from '../http';
+import { query } from '../db';
+import { getStorage } from '../storage';
+import {
+  ColorizerError,
+  ImageInputError,
+  colorHintsSchema,
+  imageModelSchema,
+  inspectImage,
+  makePreview,
+  PREVIEW_MAX_SIDE,
+  promptSchema,
+  restoreAndColorize,
+  type ColorHint,
+  type ImageModel,
+} from '../image';
+import { REFERENCE_DIR } from '../image/exemplar';
+import { activeColorizer, exemplarColorizer, type Colorizer } from '../image';
+import {
+  completeTransformation,
+  createTransformation,
+  failTransformation,
+  getTransformation,
+  setTransformationPaths,
+  type Transformation,
+} from '../transformations';
+import { MSG } from '../../../src/lib/messages';
+import { BRAND, extensionFor, mimeFor, paths, viewUrl } from './media';
+
+/** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id). */
+export const processImageOptionsSchema = z.object({
+  model: z.string({ error: MSG.selectModel }).min(1, MSG.selectModel).pipe(imageModelSchema),
+  prompt: promptSchema,
+});
+
+export interface ImageAnswer {
+  success: true;
+  transformationId: string;
+  originalUrl: string;
+  /** Always the watermarked preview. */
+  processedUrl: string;
+  /** Size of the clean result (the preview keeps its aspect ratio). */
+  width: number | null;
+  height: number | null;
+  hints: ColorHint[];
+  error: null;
+}
+
+/**
+ * The offline colorizer reads its reference photos next to its module (`import.meta.url`). Bundled functions
+ * (Netlify, and the local emulator's build folder) move the module, so when the references are not found
+ * there they are looked up from the project root (where `included_files` puts them). Undefined = the
+ * engine's own choice.
+ */
+function colorizerOverride(): Colorizer | undefined {
+  if (activeColorizer().id !== 'exemplar') return undefined;
+  if (existsSync(path.join(REFERENCE_DIR, 'manifest.json'))) return undefined;
+  const roots = [process.env.LAMBDA_TASK_ROOT, process.cwd()].filter(Boolean) as string[];
+  const dir = roots.map((r) => path.join(r, 'netlify/lib/image/reference/')).find((d) => existsSync(path.join(d, 'manifest.json')));
+  return dir ? exemplarColorizer({ dir }) : undefined;
+}
+
+/** Maps engine errors to HTTP errors with a message the buyer can act on. */
+export function toHttpError(error: unknown): unknown {
+  if (error instanceof ImageInputError) return new HttpError(error.status === 413 ? 413 : 400, error.message);
+  if (error instanceof ColorizerError) return new HttpError(502, MSG.imageError(error.message));
+  return error;
+}
+
+async function answerFor(t: Transformation): Promise<ImageAnswer> {
+  const originalView = (t.hints as { originalViewPath?: unknown }).originalViewPath;
+  return {
+    success: true,
+    transformationId: t.id,
+    originalUrl: (await viewUrl(typeof originalView === 'string' ? originalView : t.originalPath))!,
+    processedUrl: (await viewUrl(t.previewPath))!,
+    width: Number((t.hints as { width?: unknown }).width) || null,
+    height: Number((t.hints as { height?: unknown }).height) || null,
+    hints: hintsOf(t),
+    error: null,
+  };
+}
+
+export function hintsOf(t: Transformation): ColorHint[] {
+  const parsed = colorHintsSchema.safeParse((t.hints as { colorHints?: unknown }).colorHints ?? []);
+  return parsed.success ? parsed.data : [];
+}
+
+/**
+ * Validates the image by content, stores it, restores and colorizes it, stores the clean result and the
+ * watermarked preview and completes the transformation. Nothing is written before validation passes.
+ */
+export async function processImage(bytes: Buffer, opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
+  let inspected;
+  try {
+    inspected = await inspectImage(bytes, ['jpeg', 'png', 'tiff']);
+  } catch (error) {
+    throw toHttpError(error);
+  }
+  const t = await createTransformation({ kind: 'image', model: opts.model, prompt: opts.prompt, status: 'processing' });
+  const storage = getStorage();
+  const originalPath = paths.original(t.id, extensionFor(inspected.format));
+  const written: string[] = [];
+  try {
+    await storage.put(originalPath, bytes, mimeFor(inspected.format));
+    written.push(originalPath);
+    // The browser shows the original beside the result: a bounded JPEG (TIFF does not display in
+    // browsers, and a 15 MB original would be slow to load). The stored original stays untouched.
+    const originalView = await sharp(bytes, { limitInputPixels: 40_000_000 })
+      .rotate()
+      .resize(PREVIEW_MAX_SIDE, PREVIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 88 })
+      .toBuffer();
+    await storage.put(paths.originalView(t.id), originalView, 'image/jpeg');
+    written.push(paths.originalView(t.id));
+    const result = await restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, colorizer: colorizerOverride() });
+    const preview = await makePreview(result.image, BRAND);
+    await storage.put(paths.imageResult(t.id), result.image, 'image/jpeg');
+    written.push(paths.imageResult(t.id));
+    await storage.put(paths.imagePreview(t.id), preview, 'image/jpeg');
+    written.push(paths.imagePreview(t.id));
+    await setTransformationPaths(t.id, { originalPath });
+    const done = await completeTransformation(t.id, {
+      resultPath: paths.imageResult(t.id),
+      previewPath: paths.imagePreview(t.id),
+      hints: {
+        tone: result.tone,
+        method: result.method,
+        width: result.width,
+        height: result.height,
+        colorHints: [],
+        originalViewPath: paths.originalView(t.id),
+      },
+    });
+    if (!done) throw new Error('transformation vanished while processing');
+    return await answerFor(done);
+  } catch (error) {
+    await failTransformation(t.id, error instanceof Error ? error.message : String(error)).catch(() => {});
+    await storage.remove(written).catch(() => {});
+    throw toHttpError(error);
+  }
+}
+
+/**
+ * Re-renders a finished image with colour hints from its stored original, replaces the clean result and
+ * the preview, and stores the hints. Refused once the item is purchased: the buyer's file is final.
+ */
+export async function applyHints(id: string, hints: ColorHint[]): Promise<ImageAnswer> {
+  const t = await getTransformation(id);
+  if (!t || t.kind !== 'image') throw new HttpError(404, 'Image not found');
+  if (t.purchased) throw new HttpError(409, 'This image has already been purchased; colour hints can no longer be changed.');
+  if (t.status !== 'completed' || !t.originalPath) throw new HttpError(409, 'This image is not ready yet');
+  const storage = getStorage();
+  const original = await storage.get(t.originalPath);
+  if (!original) throw new HttpError(404, 'The original image is missing. Please upload it again.');
+  let result;
+  try {
+    result = await restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, colorizer: colorizerOverride() });
+  } catch (error) {
+    throw toHttpError(error);
+  }
+  const preview = await makePreview(result.image, BRAND);
+  // Purchase may have happened meanwhile: update only while still unpurchased.
+  const rows = await query<{ id: string }>(
+    `update media_transformations set hints = hints || $2::jsonb
+      where id = $1 and status = 'completed' and not purchased returning id`,
+    [id, JSON.stringify({ colorHints: hints, tone: result.tone, method: result.method, width: result.width, height: result.height })],
+  );
+  if (rows.length === 0) throw new HttpError(409, 'This image has already been purchased; colour hints can no longer be changed.');
+  await storage.put(paths.imageResult(id), result.image, 'image/jpeg');
+  await storage.put(paths.imagePreview(id), preview, 'image/jpeg');
+  return answerFor((await getTransformation(id))!);
+}

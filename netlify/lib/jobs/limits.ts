@@ -1,0 +1,24 @@
+import { HttpError } from '../http';
+import { hitRateLimit } from '../db/rate-limit';
+import { MSG } from '../../../src/lib/messages';
+
+/**
+ * Per-client limits of the CPU-heavy tool endpoints (fixed windows in the database, shared by every
+ * function instance). Counted after validation, so a typo does not use up a buyer's allowance.
+ */
+export const TOOL_LIMITS = {
+  image: { limit: 40, windowSeconds: 600 },
+  hints: { limit: 60, windowSeconds: 600 },
+  video: { limit: 12, windowSeconds: 600 },
+} as const;
+
+export function clientIp(req: Request, context?: unknown): string {
+  const ip = (context as { ip?: string } | undefined)?.ip;
+  return ip || req.headers.get('x-nf-client-connection-ip') || 'unknown';
+}
+
+export async function enforceToolLimit(kind: keyof typeof TOOL_LIMITS, req: Request, context?: unknown): Promise<void> {
+  const { limit, windowSeconds } = TOOL_LIMITS[kind];
+  const result = await hitRateLimit(`tool:${kind}:${clientIp(req, context)}`, limit, windowSeconds);
+  if (!result.allowed) throw new HttpError(429, MSG.tooManyRequests, { 'Retry-After': String(result.retryAfter) });
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { HttpError } from '../http';
+import { getStorage, MAX_UPLOAD_BYTES } from '../storage';
+import { withTimestamp, EXTENSIONS } from '../../../src/lib/tool/constants';
+import { site } from '../../../src/lib/site';
+
+/**
+ * Storage layout and links of the transformation tool. Originals, clean results and watermarked previews
+ * live in private storage; the browser only ever gets short-lived signed URLs of originals and previews.
+ * Clean results are reachable through /api/downloads after purchase, never from here.
+ */
+export const PREVIEW_URL_TTL_SECONDS = 60 * 60;
+export const BRAND = site.brand;
+
+export const paths = {
+  original: (id: string, ext: string) => `originals/${id}.${ext}`,
+  imageResult: (id: string) => `results/${id}.jpg`,
+  imagePreview: (id: string) => `previews/${id}.jpg`,
+  /** Bounded JPEG of the original for display (the buyer's own photo, no watermark needed). */
+  originalView: (id: string) => `previews/${id}.original.jpg`,
+  videoResult: (id: string) => `results/${id}.mp4`,
+  videoPreview: (id: string) => `previews/${id}.mp4`,
+  upload: (uploadId: string) => `uploads/${uploadId}`,
+};
+
+/** Signed, cache-busted URL of a stored object, or null when there is none. */
+export async function viewUrl(path: string | null | undefined): Promise<string | null> {
+  if (!path) return null;
+  return withTimestamp(await getStorage().signedUrl(path, { expiresIn: PREVIEW_URL_TTL_SECONDS }));
+}
+
+export const extensionFor = (format: 'jpeg' | 'png' | 'tiff') => (format === 'jpeg' ? 'jpg' : format === 'png' ? 'png' : 'tif');
+export const mimeFor = (format: 'jpeg' | 'png' | 'tiff') => `image/${format}`;
+
+// ——— Direct uploads (files over the inline limit, up to 15 MB) ———
+
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png|tif)$/;
+
+export function newUploadId(contentType: string): string {
+  const ext = EXTENSIONS[contentType];
+  if (!ext) throw new HttpError(415, 'Unsupported file type');
+  return `${randomUUID()}.${ext}`;
+}
+
+export function isUploadId(value: unknown): value is string {
+  return typeof value === 'string' && UPLOAD_ID.test(value);
+}
+
+/** The bytes the browser uploaded under `uploadId` (a 400 when nothing arrived). */
+export async function readUpload(uploadId: string): Promise<Buffer> {
+  if (!isUploadId(uploadId)) throw new HttpError(400, 'Invalid upload id');
+  const bytes = await getStorage().get(paths.upload(uploadId));
+  if (!bytes || bytes.length === 0) throw new HttpError(400, 'The upload was not found. Please upload the image again.');
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new HttpError(413, 'File too large: the limit is 15 MB');
+  return bytes;
+}
+
+export async function discardUpload(uploadId: string | undefined): Promise<void> {
+  if (uploadId && isUploadId(uploadId)) await getStorage().remove([paths.upload(uploadId)]).catch(() => {});
+}

@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import { HttpError } from '../http';
+import { query } from '../db';
+import { getStorage } from '../storage';
+import { sign, verify } from '../signing';
+import {
+  VideoEngineError,
+  VideoInputError,
+  checkVideoInput,
+  parseImageDataUrl,
+  processVideoRequestSchema,
+  renderVideo,
+  selectVideoEngine,
+  videoEngineStatus,
+} from '../video';
+import {
+  completeTransformation,
+  createTransformation,
+  failTransformation,
+  getTransformation,
+  setTransformationPaths,
+  updateProgress,
+  type Transformation,
+} from '../transformations';
+import { MSG } from '../../../src/lib/messages';
+import { BRAND, discardUpload, isUploadId, paths, readUpload, viewUrl } from './media';
+
+/**
+ * Video jobs: POST /api/process-video validates and queues, the job runs in the background function
+ * (production) or through the same trigger on the local emulator, and GET /api/transformations/{id}
+ * reports progress. One job = one media_transformations row: queued → processing → completed | failed.
+ */
+
+/** The whole render may take this long before the job is killed and failed. */
+export const VIDEO_JOB_TIMEOUT_MS = Number(process.env.VIDEO_JOB_TIMEOUT_MS) > 0 ? Number(process.env.VIDEO_JOB_TIMEOUT_MS) : 10 * 60_000;
+/** Progress is written when it moved by at least this much… */
+export const PROGRESS_STEP = 0.05;
+/** …and at least this often while the engine is busy, as a heartbeat for the stale-job check. */
+export const HEARTBEAT_MS = 20_000;
+
+const JOB_PURPOSE = 'video-job';
+export const BACKGROUND_PATH = '/.netlify/functions/process-video-background';
+
+/** §3's request, or the same with `uploadId` for files sent directly to storage (over the inline limit). */
+const uploadVideoSchema = processVideoRequestSchema.omit({ imageData: true }).extend({
+  uploadId: z.string().refine(isUploadId, 'Invalid upload id'),
+});
+type VideoBody = z.infer<typeof processVideoRequestSchema> | z.infer<typeof uploadVideoSchema>;
+
+export function parseVideoBody(input: unknown): VideoBody {
+  const obj = (input ?? {}) as Record<string, unknown>;
+  const schema = typeof obj.uploadId === 'string' && obj.imageData === undefined ? uploadVideoSchema : processVideoRequestSchema;
+  const result = schema.safeParse(input);
+  // The first issue's own message: the §5 texts, without a field prefix.
+  if (!result.success) throw new HttpError(400, result.error.issues[0]?.message ?? 'Invalid request');
+  return result.data;
+}
+
+/** Checks the request, stores the original and creates the queued job. Nothing is written on a bad input. */
+export async function queueVideo(body: VideoBody): Promise<Transformation> {
+  const status = await videoEngineStatus();
+  if (!status.available) throw new HttpError(503, MSG.videoUnavailable);
+  let bytes: Buffer;
+  if ('imageData' in body) {
+    const parsed = parseImageDataUrl(body.imageData);
+    if (!parsed) throw new HttpError(400, MSG.videoInvalidType);
+    bytes = Buffer.from(parsed.base64, 'base64');
+  } else {
+    bytes = await readUpload(body.uploadId);
+  }
+  let header;
+  try {
+    header = checkVideoInput(bytes);
+  } catch (error) {
+    if ('uploadId' in body) await discardUpload(body.uploadId);
+    if (error instanceof VideoInputError) throw new HttpError(error.status, error.message);
+    throw error;
+  }
+  const t = await createTransformation({
+    kind: 'video',
+    model: selectVideoEngine(process.env).id,
+    prompt: body.prompt,
+    mode: body.mode,
+    status: 'queued',
+  });
+  const ext = header.format === 'jpeg' ? 'jpg' : 'png';
+  const originalPath = paths.original(t.id, ext);
+  try {
+    await getStorage().put(originalPath, bytes, `image/${header.format}`);
+    if ('uploadId' in body) await discardUpload(body.uploadId);
+    return (await setTransformationPaths(t.id, { originalPath }))!;
+  } catch (error) {
+    await failTransformation(t.id, MSG.videoError).catch(() => {});
+    throw error;
+  }
+}
+
+export const jobSignature = (id: string) => sign(JOB_PURPOSE, id);
+export const isValidJobSignature = (id: string, sig: unknown) => typeof sig === 'string' && verify(JOB_PURPOSE, id, sig);
+
+export type JobRunner = 'background' | 'inline';
+
+/**
+ * Starts the job. `background` (default): POSTs the signed job id to the background function of the same
+ * deploy — Netlify answers 202 at once and runs it for up to 15 minutes. The local emulator (@netlify/dev)
+ * instead holds that request open until the job ends, so the trigger is not awaited past a short grace
+ * period: the pending request keeps the invoking worker alive while the background worker runs the job.
+ * When the trigger cannot be delivered (no server, e.g. in tests) the job runs inline, unawaited.
+ * VIDEO_JOB_RUNNER=inline forces inline runs.
+ */
+export async function startVideoJob(id: string, origin: string, runner = jobRunner()): Promise<JobRunner> {
+  if (runner === 'inline') {
+    void runVideoJob(id);
+    return 'inline';
+  }
+  const trigger = fetch(new URL(BACKGROUND_PATH, origin), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id, sig: jobSignature(id) }),
+  });
+  const outcome = await Promise.race([
+    trigger.then(
+      (res) => (res.status === 202 || res.ok ? 'accepted' : `status ${res.status}`),
+      (error: Error) => `error ${error.message}`,
+    ),
+    new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), 1500).unref?.()),
+  ]);
+  if (outcome === 'accepted' || outcome === 'pending') {
+    // A trigger that fails later (pending case) leaves the row queued; the stale-job check fails it.
+    trigger.catch(() => {});
+    return 'background';
+  }
+  console.warn(`[video] background trigger failed (${outcome}); running job ${id} inline`);
+  void runVideoJob(id);
+  return 'inline';
+}
+
+export function jobRunner(): JobRunner {
+  return process.env.VIDEO_JOB_RUNNER?.trim() === 'inline' ? 'inline' : 'background';
+}
+
+/** Claims a queued job (so two triggers never render it twice). */
+async function claim(id: string): Promise<boolean> {
+  const rows = await query<{ id: string }>(
+    `update media_transformations set status = 'processing', progress = 0
+      where id = $1 and kind = 'video' and status = 'queued' returning id`,
+    [id],
+  );
+  return rows.length === 1;
+}
+
+export function userMessage(error: unknown, timedOut: boolean): string {
+  if (timedOut) return 'Video generation timed out. Please try again.';
+  if (error instanceof VideoInputError || error instanceof VideoEngineError) return error.message;
+  if (error instanceof Error && error.name === 'TimeoutError') return 'Video generation timed out. Please try again.';
+  if (error instanceof Error && error.name === 'AbortError') return 'Video generation was cancelled. Please try again.';
+  return MSG.videoError;
+}
+
+/**
+ * Runs one queued job to its end: renders with progress (written every 5 % and as a heartbeat), stores the
+ * clean video and the watermarked preview, completes; any error or the timeout fails the row with a
+ * message the buyer can read. Never throws. Returns the final row.
+ */
+export async function runVideoJob(
+  id: string,
+  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<Transformation | null> {
+  try {
+    if (!(await claim(id))) return await getTransformation(id);
+  } catch (error) {
+    console.error(`[video] could not claim job ${id}:`, error);
+    return null;
+  }
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? VIDEO_JOB_TIMEOUT_MS);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let written = 0;
+  let latest = 0;
+  let writing: Promise<unknown> = Promise.resolve();
+  const write = (p: number) => {
+    written = p;
+    writing = writing.then(() => updateProgress(id, p)).catch(() => {});
+  };
+  const heartbeat = setInterval(() => write(latest), HEARTBEAT_MS);
+  const storage = getStorage();
+  try {
+    const t = await getTransformation(id);
+    if (!t?.originalPath) throw new Error('original image missing');
+    const image = await storage.get(t.originalPath);
+    if (!image) throw new Error('original image missing from storage');
+    const result = await renderVideo(image, {
+      prompt: t.prompt ?? '',
+      mode: t.mode === 'cinematic' ? 'cinematic' : 'standard',
+      watermarkText: BRAND,
+      signal,
+      onProgress: (p) => {
+        // The last 1 belongs to completion; keep the bar just below until the files are stored.
+        latest = Math.min(0.99, p);
+        if (latest - written >= PROGRESS_STEP) write(latest);
+      },
+    });
+    if (signal.aborted) throw signal.reason;
+    await storage.put(paths.videoResult(id), result.video, 'video/mp4');
+    await storage.put(paths.videoPreview(id), result.preview, 'video/mp4');
+    clearInterval(heartbeat);
+    await writing;
+    const done = await completeTransformation(id, {
+      resultPath: paths.videoResult(id),
+      previewPath: paths.videoPreview(id),
+      hints: { width: result.width, height: result.height, frames: result.frames, durationSeconds: result.durationSeconds },
+    });
+    return done ?? (await getTransformation(id));
+  } catch (error) {
+    clearInterval(heartbeat);
+    await writing;
+    const timedOut = timeout.aborted;
+    const expected =
+      error instanceof VideoInputError ||
+      error instanceof VideoEngineError ||
+      (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
+    if (!expected) console.error(`[video] job ${id} failed:`, error);
+    await failTransformation(id, userMessage(error, timedOut)).catch(() => {});
+    return getTransformation(id).catch(() => null);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** GET /api/transformations/{id}: the status answer of §3 for both kinds. */
+export async function statusAnswer(t: Transformation) {
+  const completed = t.status === 'completed';
+  const originalUrl = await viewUrl(t.originalPath);
+  const previewUrl = completed ? await viewUrl(t.previewPath) : null;
+  return {
+    success: t.status !== 'failed',
+    transformationId: t.id,
+    kind: t.kind,
+    status: t.status,
+    progress: t.progress,
+    purchased: t.purchased,
+    videoUrl: t.kind === 'video' ? previewUrl : null,
+    originalImageUrl: originalUrl,
+    processedUrl: t.kind === 'image' ? previewUrl : null,
+    error: t.status === 'failed' ? t.error || MSG.videoError : null,
+  };
+}
+
+/** For /api/health: `{ video: { available, engine } }`. */
+export async function videoHealth(): Promise<{ video: { available: boolean; engine: string } }> {
+  try {
+    const { available, engine } = await videoEngineStatus();
+    return { video: { available, engine } };
+  } catch {
+    return { video: { available: false, engine: 'unknown' } };
+  }
+}

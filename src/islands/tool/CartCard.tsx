@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { Film, ImageIcon, Trash2 } from 'lucide-react';
+import { $cartItems, $cartProcessing, $cartTotal, checkout, removeFromCart, type CartItem } from '../../lib/cart';
+import { formatPrice } from '../../lib/catalog';
+import { MSG } from '../../lib/messages';
+import { toast } from '../../lib/toast';
+
+/** The cart card below the tabs (spec 000 §2.10, §4.6): items, total, Proceed to Checkout. */
+function Thumb({ item }: { item: CartItem }) {
+  const [broken, setBroken] = useState(false);
+  if (item.type === 'image' && item.imageUrl && !broken) {
+    return <img src={item.imageUrl} alt="" className="h-12 w-12 rounded object-cover" onError={() => setBroken(true)} />;
+  }
+  const Icon = item.type === 'video' ? Film : ImageIcon;
+  return (
+    <span className="grid h-12 w-12 place-items-center rounded bg-surface-2" aria-hidden="true">
+      <Icon className="h-6 w-6 text-muted" />
+    </span>
+  );
+}
+
+export default function CartCard() {
+  const items = useStore($cartItems);
+  const total = useStore($cartTotal);
+  const processing = useStore($cartProcessing);
+
+  const pay = async () => {
+    const result = await checkout();
+    if (result.ok && 'successUrl' in result) {
+      toast.success(result.message);
+      window.location.assign(result.successUrl);
+    } else if (result.message === MSG.cartEmpty) {
+      toast.error(MSG.cartEmpty);
+    } else {
+      console.error(result.message);
+      toast.error(MSG.checkoutFailedTool);
+    }
+  };
+
+  return (
+    <section id="cart" className="card mt-10 scroll-mt-24" aria-labelledby="cart-heading">
+      <h2 id="cart-heading" className="mb-4 text-xl font-bold">
+        Your Cart
+      </h2>
+      {items.length === 0 ? (
+        <p className="text-muted">Your cart is empty. Add a restored image or a generated video to buy it.</p>
+      ) : (
+        <ul className="divide-y divide-border" aria-label="Cart items">
+          {items.map((item) => (
+            <li key={item.id} className="flex items-center gap-4 py-3">
+              <Thumb item={item} />
+              <span className="flex-1 font-medium">{item.name}</span>
+              <span className="tabular-nums">{formatPrice(item.price)}</span>
+              <button
+                type="button"
+                className="rounded p-2 text-muted hover:text-danger"
+                aria-label={`Remove ${item.name} from cart`}
+                onClick={() => toast.success(removeFromCart(item.id).message)}
+                disabled={processing}
+              >
+                <Trash2 aria-hidden="true" className="h-4 w-4" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-4 border-t border-border pt-4">
+        <p className="text-lg font-semibold">
+          Total: <span data-testid="cart-total">{formatPrice(total)}</span>
+        </p>
+        <button type="button" className="btn-primary" onClick={pay} disabled={items.length === 0 || processing}>
+          {processing ? 'Processing…' : 'Proceed to Checkout'}
+        </button>
+      </div>
+      <p className="mt-2 text-xs text-muted">Demonstration checkout: no real payment is taken.</p>
+    </section>
+  );
+}

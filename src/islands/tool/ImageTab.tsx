@@ -1,0 +1,236 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Download, ShoppingCart, Trash2 } from 'lucide-react';
+import BeforeAfterSlider from '../BeforeAfterSlider';
+import UploadCard from './UploadCard';
+import ResultPanel from './ResultPanel';
+import HintPicker from './HintPicker';
+import { toast } from '../../lib/toast';
+import { MSG } from '../../lib/messages';
+import { addToCart } from '../../lib/cart';
+import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
+import { site } from '../../lib/site';
+import { IMAGE_MODELS, promptSchema } from '../../../netlify/lib/image/schema';
+import { DEFAULT_IMAGE_PROMPT, isAcceptedFile } from '../../lib/tool/constants';
+import { ApiError, applyHints, downloadAs, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
+
+/** The Restore & Colorize tab (spec 000 §2.10, §4.3, §5). */
+export default function ImageTab({ announce }: { announce: (text: string) => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [model, setModel] = useState<string>(IMAGE_MODELS[0]!.id);
+  const [prompt, setPrompt] = useState(DEFAULT_IMAGE_PROMPT);
+  const [errors, setErrors] = useState<{ model?: string; prompt?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [result, setResult] = useState<ImageResult | null>(null);
+  const [hints, setHints] = useState<ColorHint[]>([]);
+  const [applying, setApplying] = useState(false);
+  const panelRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (result) panelRef.current?.focus();
+  }, [result?.transformationId]);
+
+  const chooseFile = (chosen: File) => {
+    if (!isAcceptedFile('image', chosen)) {
+      toast.error(MSG.imageInvalidType);
+      announce(MSG.imageInvalidType);
+      return;
+    }
+    setFile(chosen);
+    setResult(null);
+    setHints([]);
+  };
+
+  const validate = () => {
+    const next: typeof errors = {};
+    if (!model) next.model = MSG.selectModel;
+    const p = promptSchema.safeParse(prompt);
+    if (!p.success) next.prompt = p.error.issues[0]!.message;
+    setErrors(next);
+    return next;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) {
+      toast.error(MSG.uploadFirst);
+      announce(MSG.uploadFirst);
+      return;
+    }
+    const problems = validate();
+    const first = problems.model ?? problems.prompt;
+    if (first) {
+      toast.error(first);
+      return;
+    }
+    setBusy(true);
+    setProgress(null);
+    setResult(null);
+    toast.info(MSG.imageProcessing);
+    announce('Processing your image...');
+    try {
+      const answer = await processImage(file, { model, prompt: prompt.trim() }, (f) => setProgress(f < 1 ? f : null));
+      setResult(answer);
+      setHints(answer.hints ?? []);
+      toast.success(MSG.imageSuccess);
+      announce(MSG.imageSuccess);
+    } catch (error) {
+      const message = error instanceof ApiError ? error.message : MSG.imageError(error instanceof Error ? error.message : undefined);
+      toast.error(message);
+      announce(message);
+    } finally {
+      setBusy(false);
+      setProgress(null);
+    }
+  };
+
+  const apply = async () => {
+    if (!result) return;
+    setApplying(true);
+    try {
+      const answer = await applyHints(result.transformationId, hints);
+      setResult(answer);
+      toast.success('Colour hints applied');
+      announce('Colour hints applied');
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : MSG.imageError());
+    } finally {
+      setApplying(false);
+    }
+  };
+
+  const download = async () => {
+    if (!result) return;
+    try {
+      await downloadAs(result.processedUrl, `restored-image-${Date.now()}.jpg`);
+      toast.success(MSG.imageDownloaded);
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : 'Download failed. Please try again.');
+    }
+  };
+
+  const add = () => {
+    if (!result) return;
+    const { ok, message } = addToCart({ type: 'image', imageUrl: result.processedUrl, transformationId: result.transformationId });
+    (ok ? toast.success : toast.error)(message);
+  };
+
+  const remove = () => {
+    setResult(null);
+    setHints([]);
+    announce('Result deleted');
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <div className="space-y-6">
+        <UploadCard
+          title="Upload a photo"
+          accept="image/jpeg,image/png,image/tiff,.jpg,.jpeg,.png,.tif,.tiff"
+          hint="JPEG, PNG or TIFF, up to 15 MB."
+          file={file}
+          disabled={busy}
+          onFile={chooseFile}
+        />
+        <form className="card space-y-4" onSubmit={submit} noValidate aria-label="Restoration options">
+          {file ? (
+            <>
+              <div>
+                <label htmlFor="image-model" className="label">
+                  Model
+                </label>
+                <select
+                  id="image-model"
+                  className="field"
+                  value={model}
+                  onChange={(e) => setModel(e.currentTarget.value)}
+                  disabled={busy}
+                  aria-invalid={!!errors.model}
+                  aria-describedby="image-model-desc"
+                >
+                  {IMAGE_MODELS.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.name} ({m.id})
+                    </option>
+                  ))}
+                </select>
+                <p id="image-model-desc" className="mt-1 text-sm text-muted">
+                  {IMAGE_MODELS.find((m) => m.id === model)?.description}
+                </p>
+                {errors.model && <p className="mt-1 text-sm text-danger">{errors.model}</p>}
+              </div>
+              <div>
+                <label htmlFor="image-prompt" className="label">
+                  Instructions
+                </label>
+                <textarea
+                  id="image-prompt"
+                  className="field min-h-24"
+                  value={prompt}
+                  maxLength={250}
+                  onChange={(e) => {
+                    setPrompt(e.currentTarget.value);
+                    if (errors.prompt) setErrors((x) => ({ ...x, prompt: undefined }));
+                  }}
+                  disabled={busy}
+                  aria-invalid={!!errors.prompt}
+                  aria-describedby={errors.prompt ? 'image-prompt-error' : undefined}
+                />
+                {errors.prompt && (
+                  <p id="image-prompt-error" className="mt-1 text-sm text-danger" role="alert">
+                    {errors.prompt}
+                  </p>
+                )}
+              </div>
+            </>
+          ) : (
+            <p className="text-sm text-muted">Choose a photo to see the restoration options.</p>
+          )}
+          <button type="submit" className="btn-primary w-full" disabled={busy}>
+            {busy ? 'Processing…' : 'Restore & Colorize'}
+          </button>
+        </form>
+      </div>
+      <ResultPanel
+        ref={panelRef}
+        title="Result"
+        busy={busy}
+        busyText="Processing your image..."
+        progress={progress}
+        progressLabel={progress === null ? 'Processing' : 'Uploading'}
+      >
+        {result && (
+          <div className="space-y-4" data-testid="image-result">
+            <BeforeAfterSlider
+              beforeSrc={result.originalUrl}
+              afterSrc={result.processedUrl}
+              beforeAlt="Original photo"
+              afterAlt="Restored and colorized photo (watermarked preview)"
+              beforeLabel="Original"
+              afterLabel="Restored"
+              watermarkText={site.brand}
+              width={result.width ?? 4}
+              height={result.height ?? 3}
+              eager
+            />
+            <div className="flex flex-wrap gap-3">
+              <button type="button" className="btn-danger" onClick={remove}>
+                <Trash2 aria-hidden="true" className="h-4 w-4" /> Delete
+              </button>
+              <button type="button" className="btn-secondary" onClick={download}>
+                <Download aria-hidden="true" className="h-4 w-4" /> Download
+              </button>
+              <button type="button" className="btn-primary" onClick={add}>
+                <ShoppingCart aria-hidden="true" className="h-4 w-4" /> Add to Cart ({formatPrice(ITEM_PRICES.image)})
+              </button>
+            </div>
+            <p className="text-xs text-muted">
+              The preview and its download carry a watermark; after purchase you download the full-resolution file without it.
+            </p>
+            <HintPicker imageUrl={result.processedUrl} hints={hints} onChange={setHints} onApply={apply} busy={applying} />
+          </div>
+        )}
+      </ResultPanel>
+    </div>
+  );
+}

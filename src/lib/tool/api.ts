@@ -1,0 +1,191 @@
+import { INLINE_UPLOAD_MAX_BYTES, fileType, type ToolKind } from './constants';
+import { MSG } from '../messages';
+
+/**
+ * Browser side of the tool's API. Small files go inline (multipart for images, a data URL for videos);
+ * files over INLINE_UPLOAD_MAX_BYTES (Netlify's 6 MB function body cap, minus encoding overhead) are sent
+ * straight to storage through a signed upload first. Every call returns the server's message on failure.
+ */
+export interface ColorHint {
+  x: number;
+  y: number;
+  color: string;
+}
+
+export interface ImageResult {
+  success: true;
+  transformationId: string;
+  originalUrl: string;
+  processedUrl: string;
+  width: number | null;
+  height: number | null;
+  hints: ColorHint[];
+}
+
+export interface TransformationStatus {
+  success: boolean;
+  transformationId: string;
+  kind: ToolKind;
+  status: 'queued' | 'processing' | 'completed' | 'failed';
+  progress: number;
+  videoUrl: string | null;
+  originalImageUrl: string | null;
+  processedUrl: string | null;
+  error: string | null;
+}
+
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Progress = (fraction: number) => void;
+
+/** XMLHttpRequest, because fetch cannot report upload progress. */
+function send(method: string, url: string, body: XMLHttpRequestBodyInit, headers: Record<string, string>, onProgress?: Progress): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+    if (onProgress) xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () => reject(new ApiError('Network error. Please check your connection and try again.', 0));
+    xhr.send(body);
+  });
+}
+
+function parse<T>(res: { status: number; text: string }, fallback: string): T {
+  let data: Record<string, unknown> = {};
+  try {
+    data = JSON.parse(res.text);
+  } catch {
+    /* not JSON */
+  }
+  if (res.status < 200 || res.status >= 300 || data.success === false) {
+    throw new ApiError(typeof data.error === 'string' && data.error ? data.error : fallback, res.status);
+  }
+  return data as T;
+}
+
+async function jsonRequest<T>(method: string, url: string, body: unknown, fallback: string): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch(() => {
+    throw new ApiError('Network error. Please check your connection and try again.', 0);
+  });
+  return parse<T>({ status: res.status, text: await res.text() }, fallback);
+}
+
+/** Signed direct upload for large files; returns the upload id to process by. */
+export async function uploadLarge(kind: ToolKind, file: File, onProgress?: Progress): Promise<string> {
+  const contentType = fileType(file);
+  const grant = await jsonRequest<{ uploadId: string; upload: { url: string; method: 'PUT'; headers: Record<string, string> } }>(
+    'POST',
+    '/api/tool-uploads',
+    { kind, contentType, size: file.size },
+    MSG.uploadFailed,
+  );
+  parse(await send(grant.upload.method, grant.upload.url, file, grant.upload.headers, onProgress), MSG.uploadFailed);
+  return grant.uploadId;
+}
+
+export async function processImage(file: File, options: { model: string; prompt: string }, onProgress?: Progress): Promise<ImageResult> {
+  if (file.size > INLINE_UPLOAD_MAX_BYTES) {
+    const uploadId = await uploadLarge('image', file, onProgress);
+    return jsonRequest<ImageResult>('POST', '/api/process-image', { uploadId, ...options }, MSG.imageError());
+  }
+  const form = new FormData();
+  form.append('file', file, file.name);
+  form.append('model', options.model);
+  form.append('prompt', options.prompt);
+  return parse<ImageResult>(await send('POST', '/api/process-image', form, {}, onProgress), MSG.imageError());
+}
+
+export function applyHints(transformationId: string, hints: ColorHint[]): Promise<ImageResult> {
+  return jsonRequest<ImageResult>('POST', `/api/transformations/${encodeURIComponent(transformationId)}/hints`, { hints }, MSG.imageError());
+}
+
+function readAsDataUrl(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(new ApiError(MSG.uploadFailed, 0));
+    reader.readAsDataURL(file);
+  });
+}
+
+export async function startVideo(
+  file: File,
+  options: { prompt: string; mode: string },
+  onProgress?: Progress,
+): Promise<{ transformationId: string }> {
+  const common = { prompt: options.prompt, mode: options.mode, duration: 5, watermark: true };
+  if (file.size > INLINE_UPLOAD_MAX_BYTES) {
+    const uploadId = await uploadLarge('video', file, onProgress);
+    return jsonRequest('POST', '/api/process-video', { uploadId, ...common }, MSG.videoError);
+  }
+  const imageData = await readAsDataUrl(file);
+  return jsonRequest('POST', '/api/process-video', { imageData, ...common }, MSG.videoError);
+}
+
+export async function getTransformation(id: string): Promise<TransformationStatus> {
+  const res = await fetch(`/api/transformations/${encodeURIComponent(id)}`, { cache: 'no-store' });
+  const data = (await res.json().catch(() => ({}))) as TransformationStatus & { error?: string };
+  if (!res.ok) throw new ApiError(data.error || MSG.videoError, res.status);
+  return data;
+}
+
+/** Polls until the job ends; calls onUpdate with every answer. Rejects with the job's error. */
+export async function waitForTransformation(
+  id: string,
+  onUpdate: (s: TransformationStatus) => void,
+  { intervalMs = 1500, signal }: { intervalMs?: number; signal?: AbortSignal } = {},
+): Promise<TransformationStatus> {
+  let failures = 0;
+  for (;;) {
+    if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
+    try {
+      const s = await getTransformation(id);
+      failures = 0;
+      onUpdate(s);
+      if (s.status === 'completed') return s;
+      if (s.status === 'failed') throw new ApiError(s.error || MSG.videoError, 200);
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 200 || error.status === 404)) throw error;
+      if (++failures >= 5) throw error;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export type VideoAvailability = 'unknown' | 'available' | 'unavailable';
+
+/** §4.5: the connection test on load. The health answer's `video.available` decides; no answer → available. */
+export async function checkVideoAvailability(): Promise<VideoAvailability> {
+  try {
+    const res = await fetch('/api/health', { cache: 'no-store' });
+    const data = (await res.json()) as { video?: { available?: boolean } };
+    return data.video?.available === false ? 'unavailable' : 'available';
+  } catch {
+    return 'available';
+  }
+}
+
+/** Saves a URL's bytes under `filename` (fetched as a blob so the name sticks across origins). */
+export async function downloadAs(url: string, filename: string): Promise<void> {
+  const res = await fetch(url);
+  if (!res.ok) throw new ApiError('Download failed. Please try again.', res.status);
+  const blob = await res.blob();
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
+}

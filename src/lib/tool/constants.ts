@@ -1,0 +1,46 @@
+/**
+ * Shared constants of the transformation tool (browser and server): accepted types, the upload paths'
+ * limits, timings and the default prompts. Browser-safe (no Node imports).
+ */
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/tiff'] as const;
+export const VIDEO_TYPES = ['image/jpeg', 'image/png'] as const;
+export type ToolKind = 'image' | 'video';
+
+/** Files up to this size are sent inline (multipart / data URL): Netlify caps function bodies at 6 MB. */
+export const INLINE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
+/** Larger files go straight to storage through a signed upload, up to 15 MB. */
+export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+
+export const DEFAULT_IMAGE_PROMPT = 'Turn this image into color and enhance its quality with natural-looking details';
+export const DEFAULT_VIDEO_PROMPT = 'Slowly zoom in on the subject with a gentle, cinematic camera move';
+
+/** Poll interval of a running video job. */
+export const VIDEO_POLL_MS = 1500;
+/** A job whose row has not changed for this long is failed (its worker died). */
+export const STALE_JOB_SECONDS = 120;
+
+export const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/tiff': 'tif' };
+
+/** The type a browser File really is, from its name when the browser reports none (TIFF often). */
+export function fileType(file: { type: string; name: string }): string {
+  const type = file.type.toLowerCase();
+  if (type === 'image/jpg' || type === 'image/pjpeg') return 'image/jpeg';
+  if (type === 'image/tif') return 'image/tiff';
+  if (type) return type;
+  const ext = file.name.split('.').pop()?.toLowerCase();
+  if (ext === 'jpg' || ext === 'jpeg') return 'image/jpeg';
+  if (ext === 'png') return 'image/png';
+  if (ext === 'tif' || ext === 'tiff') return 'image/tiff';
+  return '';
+}
+
+export function isAcceptedFile(kind: ToolKind, file: { type: string; name: string }): boolean {
+  const list: readonly string[] = kind === 'image' ? IMAGE_TYPES : VIDEO_TYPES;
+  return list.includes(fileType(file));
+}
+
+/** Adds a cache-busting time-stamp query (spec 000 §3), keeping the signature query intact. */
+export function withTimestamp(url: string, now = Date.now()): string {
+  if (!url) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}t=${now}`;
+}

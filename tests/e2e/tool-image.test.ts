@@ -1,0 +1,143 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { closePool } from '../../netlify/lib/db';
+import { getStorage } from '../../netlify/lib/storage';
+import { getTransformation } from '../../netlify/lib/transformations';
+import { MSG } from '../../src/lib/messages';
+import { greyPhoto } from '../integration/tool/helpers';
+import { baseUrl, newPage, useBrowser } from './harness';
+
+// The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download.
+const browser = useBrowser();
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lumora-tool-'));
+let photo = '';
+let textFile = '';
+
+beforeAll(async () => {
+  Object.assign(process.env, inject('platformEnv'));
+  photo = path.join(dir, 'old-photo.png');
+  writeFileSync(photo, await greyPhoto(480, 360));
+  textFile = path.join(dir, 'notes.txt');
+  writeFileSync(textFile, 'just some text');
+});
+afterAll(async () => {
+  await closePool();
+});
+
+async function openTool(page: Page) {
+  await page.goto(`${baseUrl()}/image-video-transformation`);
+  await page.getByRole('tab', { name: 'Restore & Colorize' }).waitFor();
+  // Wait for hydration: the file input is enabled and the island answers clicks.
+  await page.waitForFunction(() => !!document.querySelector('astro-island:not([ssr])'));
+}
+
+const toast = (page: Page, text: string, timeout = 15_000) => page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor({ timeout });
+
+describe('transformation tool: image', () => {
+  it('shows the page, tabs and the empty results panel', async () => {
+    const { context, page } = await newPage(browser());
+    await openTool(page);
+    await expect(page.title()).resolves.toBe('AI Image & Video Transformation (Beta) | Lumora AI');
+    await expect(page.locator('h1').textContent()).resolves.toBe('AI Image & Video Transformation (Beta)');
+    await expect(page.getByRole('tab', { name: 'Restore & Colorize' }).getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(page.getByText('Results will appear here').first().isVisible()).resolves.toBe(true);
+    // Arrow keys move between tabs.
+    await page.getByRole('tab', { name: 'Restore & Colorize' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('tab', { name: 'Image to Video' }).getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(page.locator('#cart').isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Proceed to Checkout' }).isDisabled()).resolves.toBe(true);
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    await context.close();
+  });
+
+  it('validates: no file, wrong type, prompt length', async () => {
+    const { context, page } = await newPage(browser());
+    await openTool(page);
+    const panel = page.locator('#panel-image');
+    await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
+    await toast(page, MSG.uploadFirst);
+    await panel.locator('input[type=file]').setInputFiles(textFile);
+    await toast(page, MSG.imageInvalidType);
+    await expect(panel.getByLabel('Instructions').count()).resolves.toBe(0);
+    await panel.locator('input[type=file]').setInputFiles(photo);
+    await panel.getByTestId('upload-preview').waitFor();
+    await panel.getByLabel('Instructions').fill('abc');
+    await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
+    await toast(page, MSG.imagePromptMin);
+    await panel.getByLabel('Instructions').fill('x'.repeat(201));
+    await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
+    await toast(page, MSG.imagePromptMax);
+    await context.close();
+  });
+
+  it('restores, compares, applies a hint, buys and downloads the clean file', async () => {
+    const { context, page } = await newPage(browser(), { acceptDownloads: true });
+    await openTool(page);
+    const panel = page.locator('#panel-image');
+    await panel.locator('input[type=file]').setInputFiles(photo);
+    await panel.getByTestId('upload-preview').waitFor();
+    await expect(panel.getByLabel('Model').inputValue()).resolves.toBe('sd-xl');
+    await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
+    await toast(page, MSG.imageSuccess, 90_000);
+    const result = panel.getByTestId('image-result');
+    await result.getByTestId('before-after').waitFor();
+    await expect(result.getByTestId('before-after').isVisible()).resolves.toBe(true);
+    await expect(result.getByText('Original', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(result.getByText('Restored', { exact: true }).isVisible()).resolves.toBe(true);
+    const axe = await new AxeBuilder({ page }).include('#panel-image').analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+
+    // Colour hint: click on the picture, apply.
+    await result.getByText('Colour hints (optional)').click();
+    await result.getByTestId('hint-canvas').click({ position: { x: 100, y: 80 } });
+    await expect(result.getByRole('list', { name: 'Colour hints' }).locator('li').count()).resolves.toBe(1);
+    await result.getByRole('button', { name: 'Apply hints' }).click();
+    await toast(page, 'Colour hints applied', 90_000);
+
+    // Watermarked preview download before purchase.
+    const [preview] = await Promise.all([page.waitForEvent('download'), result.getByRole('button', { name: 'Download' }).click()]);
+    expect(preview.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
+    const previewBytes = await readFile((await preview.path())!);
+    await toast(page, MSG.imageDownloaded);
+
+    await result.getByRole('button', { name: /Add to Cart \(\$1\.99\)/ }).click();
+    await toast(page, MSG.cartImageAdded);
+    await result.getByRole('button', { name: /Add to Cart/ }).click();
+    await toast(page, MSG.cartDuplicate);
+    await expect(page.getByTestId('cart-total').textContent()).resolves.toBe('$1.99');
+
+    const id = await page.evaluate(() => JSON.parse(localStorage.getItem('lumora-cart') ?? '[]')[0]?.transformationId);
+    const t = (await getTransformation(id))!;
+    expect((t.hints as { colorHints: unknown[] }).colorHints).toHaveLength(1);
+    const clean = (await getStorage().get(t.resultPath!))!;
+    expect(previewBytes.equals(clean)).toBe(false);
+
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await page.waitForURL(/\/checkout\/success\?order=/);
+    const summary = page.getByTestId('order-summary');
+    await summary.waitFor();
+    const link = summary.getByRole('link', { name: /^Download image$/ });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const bought = await readFile((await download.path())!);
+    expect(bought.equals(clean)).toBe(true);
+    // The clean file is full size and unmarked: it differs from the watermarked preview's pixels.
+    const [a, b] = await Promise.all([
+      sharp(bought).resize(64, 48).raw().toBuffer(),
+      sharp(previewBytes).resize(64, 48).raw().toBuffer(),
+    ]);
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) diff += Math.abs(a[i]! - b[i]!);
+    expect(diff / a.length).toBeGreaterThan(0.5);
+    await context.close();
+  });
+});

@@ -1,0 +1,138 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { closePool } from '../../netlify/lib/db';
+import { getStorage } from '../../netlify/lib/storage';
+import { getTransformation } from '../../netlify/lib/transformations';
+import { MSG } from '../../src/lib/messages';
+import { greyPhoto } from '../integration/tool/helpers';
+import { baseUrl, newPage, useBrowser } from './harness';
+
+// The video flow in Chromium: upload → generate with visible progress → play → cart → checkout → clean MP4.
+const browser = useBrowser();
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lumora-tool-video-'));
+let photo = '';
+let tiff = '';
+
+beforeAll(async () => {
+  Object.assign(process.env, inject('platformEnv'));
+  photo = path.join(dir, 'portrait.jpg');
+  writeFileSync(photo, await greyPhoto(960, 720, 'jpeg'));
+  tiff = path.join(dir, 'scan.tif');
+  writeFileSync(tiff, Buffer.from([0x49, 0x49, 0x2a, 0x00, 0, 0, 0, 0]));
+});
+afterAll(async () => {
+  await closePool();
+});
+
+const toast = (page: Page, text: string, timeout = 15_000) =>
+  page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor({ timeout });
+
+async function openVideoTab(page: Page) {
+  await page.goto(`${baseUrl()}/image-video-transformation`);
+  await page.waitForFunction(() => !!document.querySelector('astro-island:not([ssr])'));
+  await page.getByRole('tab', { name: 'Image to Video' }).click();
+  const panel = page.locator('#panel-video');
+  // The availability check finished (the button is enabled again).
+  await panel.getByRole('button', { name: 'Generate Video' }).waitFor();
+  return panel;
+}
+
+describe('transformation tool: video', () => {
+  it('validates the file type, the missing file and the prompt', async () => {
+    const { context, page } = await newPage(browser());
+    const panel = await openVideoTab(page);
+    await panel.getByRole('button', { name: 'Generate Video' }).click();
+    await toast(page, MSG.uploadFirst);
+    await panel.locator('input[type=file]').setInputFiles(tiff);
+    await toast(page, MSG.videoInvalidType);
+    await panel.locator('input[type=file]').setInputFiles(photo);
+    await panel.getByTestId('upload-preview').waitFor();
+    const prompt = panel.getByLabel('How should the image animate?');
+    for (const [text, message] of [
+      ['   ', MSG.videoPromptBlank],
+      ['zoom', MSG.videoPromptMin],
+      ['z'.repeat(201), MSG.videoPromptMax],
+    ] as const) {
+      await prompt.fill(text);
+      await panel.getByRole('button', { name: 'Generate Video' }).click();
+      await toast(page, message);
+    }
+    await context.close();
+  });
+
+  it('refuses generation while the video service is unavailable', async () => {
+    const { context, page } = await newPage(browser());
+    await page.route('**/api/health', (route) => route.fulfill({ json: { ok: true, video: { available: false, engine: 'embedded' } } }));
+    const panel = await openVideoTab(page);
+    await panel.getByRole('alert').filter({ hasText: MSG.videoUnavailable }).waitFor();
+    await panel.locator('input[type=file]').setInputFiles(photo);
+    await panel.getByRole('button', { name: 'Generate Video' }).click();
+    await toast(page, MSG.videoUnavailable);
+    await context.close();
+  });
+
+  it('generates with visible progress, plays, buys and downloads the clean MP4', async () => {
+    const { context, page } = await newPage(browser(), { acceptDownloads: true });
+    const panel = await openVideoTab(page);
+    await panel.locator('input[type=file]').setInputFiles(photo);
+    await panel.getByLabel('Model').selectOption('cinematic');
+    await panel.getByLabel('How should the image animate?').fill('Pan slowly from left to right');
+    await panel.getByRole('button', { name: 'Generate Video' }).click();
+    await panel.getByText('Generating your video...').waitFor();
+    await expect(panel.getByText('Video generation may take up to 5 minutes.').isVisible()).resolves.toBe(true);
+    await expect(panel.locator('progress').count()).resolves.toBe(1);
+    await toast(page, MSG.videoStarting);
+    await toast(page, MSG.videoSuccess, 180_000);
+
+    const player = panel.getByTestId('video-player');
+    await player.waitFor();
+    await expect(player.locator('video').getAttribute('controlslist')).resolves.toContain('nodownload');
+    // Autoplay (muted if need be) or a click on Play starts it.
+    await page.waitForFunction(() => document.querySelector('[data-testid=video-player]')?.getAttribute('data-state') !== 'loading', null, { timeout: 30_000 });
+    if ((await player.getAttribute('data-state')) !== 'playing') await player.getByRole('button', { name: 'Play' }).click();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=video-player] video') as HTMLVideoElement)?.currentTime > 0.2);
+    await player.click({ button: 'right' });
+    await toast(page, MSG.videoRightClick);
+
+    // Keyboard-operable, labelled controls: volume 0 means muted; seek moves the playhead.
+    const volume = player.getByRole('slider', { name: 'Volume' });
+    await volume.fill('0');
+    await player.getByRole('button', { name: 'Unmute' }).waitFor();
+    await player.getByRole('button', { name: 'Unmute' }).click();
+    await player.getByRole('button', { name: 'Mute' }).waitFor();
+    await expect(player.getByRole('slider', { name: 'Seek' }).getAttribute('step')).resolves.toBe('0.1');
+    await expect(volume.getAttribute('step')).resolves.toBe('0.1');
+    if ((await player.getAttribute('data-state')) === 'playing') await player.getByRole('button', { name: 'Pause' }).click();
+    await player.getByRole('slider', { name: 'Seek' }).fill('50');
+    const time = await page.evaluate(() => (document.querySelector('[data-testid=video-player] video') as HTMLVideoElement).currentTime);
+    expect(time).toBeGreaterThan(2);
+    expect(time).toBeLessThan(3);
+    await expect(page.getByText(MSG.videoTagUnsupported).count()).resolves.toBe(1);
+
+    const [preview] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download' }).click()]);
+    expect(preview.suggestedFilename()).toMatch(/^generated-video-\d+\.mp4$/);
+    const previewBytes = await readFile((await preview.path())!);
+
+    await panel.getByRole('button', { name: /Add to Cart \(\$4\.99\)/ }).click();
+    await toast(page, MSG.cartVideoAdded);
+    const id = await page.evaluate(() => JSON.parse(localStorage.getItem('lumora-cart') ?? '[]')[0]?.transformationId);
+    const t = (await getTransformation(id))!;
+    expect(t).toMatchObject({ kind: 'video', status: 'completed', mode: 'cinematic' });
+    const clean = (await getStorage().get(t.resultPath!))!;
+    expect(previewBytes.equals(clean)).toBe(false);
+
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await page.waitForURL(/\/checkout\/success\?order=/);
+    const summary = page.getByTestId('order-summary');
+    await summary.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), summary.getByRole('link', { name: /^Download video$/ }).click()]);
+    const bought = await readFile((await download.path())!);
+    expect(bought.equals(clean)).toBe(true);
+    expect(bought.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    await context.close();
+  });
+});

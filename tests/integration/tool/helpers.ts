@@ -1,0 +1,41 @@
+import sharp from 'sharp';
+
+export const BASE = 'http://localhost:8888';
+
+/** A greyscale "old photo": gradient sky, a darker subject, some noise. */
+export async function greyPhoto(width = 320, height = 240, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const sky = 200 - (y / height) * 80;
+      const dx = x - width / 2, dy = y - height * 0.6;
+      const subject = dx * dx + dy * dy < (height / 4) ** 2 ? 70 : 0;
+      raw[y * width + x] = Math.max(0, Math.min(255, Math.round(sky - subject + ((x * 7 + y * 13) % 11) - 5)));
+    }
+  }
+  const img = sharp(raw, { raw: { width, height, channels: 1 } });
+  return format === 'png' ? img.png().toBuffer() : img.jpeg({ quality: 90 }).toBuffer();
+}
+
+/** A PNG whose header claims 100 000 × 100 000 pixels (a decompression bomb's signature). */
+export function pngBombHeader(): Buffer {
+  const b = Buffer.alloc(64);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  b.writeUInt32BE(13, 8);
+  b.write('IHDR', 12, 'latin1');
+  b.writeUInt32BE(100_000, 16);
+  b.writeUInt32BE(100_000, 20);
+  b[24] = 8; b[25] = 0;
+  return b;
+}
+
+export function multipart(fields: Record<string, string | { name: string; type: string; bytes: Buffer }>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.append(key, value);
+    else form.append(key, new Blob([new Uint8Array(value.bytes)], { type: value.type }), value.name);
+  }
+  return form;
+}
+
+export const dataUrl = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${bytes.toString('base64')}`;

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import processVideo from '../../../netlify/functions/process-video.mts';
+import background from '../../../netlify/functions/process-video-background.mts';
+import transformations from '../../../netlify/functions/transformations.mts';
+import files from '../../../netlify/functions/files.mts';
+import toolUploads from '../../../netlify/functions/tool-uploads.mts';
+import uploads from '../../../netlify/functions/uploads.mts';
+import { query } from '../../../netlify/lib/db';
+import { getStorage } from '../../../netlify/lib/storage';
+import { getTransformation } from '../../../netlify/lib/transformations';
+import { queueVideo, runVideoJob, jobSignature } from '../../../netlify/lib/jobs';
+import { MSG } from '../../../src/lib/messages';
+import { startEmbedded } from '../platform/helpers/backends';
+import { BASE, dataUrl, greyPhoto, pngBombHeader } from './helpers';
+
+let platform: Awaited<ReturnType<typeof startEmbedded>>;
+beforeAll(async () => {
+  platform = await startEmbedded();
+  process.env.VIDEO_JOB_RUNNER = 'inline';
+});
+afterAll(async () => {
+  delete process.env.VIDEO_JOB_RUNNER;
+  await platform?.stop();
+});
+
+const post = (body: unknown) =>
+  processVideo(
+    new Request(`${BASE}/api/process-video`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+    {},
+  );
+const status = async (id: string) => {
+  const res = await transformations(new Request(`${BASE}/api/transformations/${id}`), {});
+  return { status: res.status, body: await res.json() };
+};
+const rowCount = async () => (await query<{ n: number }>('select count(*)::int as n from media_transformations'))[0]!.n;
+const PROMPT = 'Slowly zoom in on the subject';
+
+async function waitFor(id: string, timeoutMs = 90_000) {
+  const seen: number[] = [];
+  const start = Date.now();
+  for (;;) {
+    const { body } = await status(id);
+    seen.push(body.progress);
+    if (body.status === 'completed' || body.status === 'failed') return { body, seen };
+    if (Date.now() - start > timeoutMs) throw new Error(`job ${id} still ${body.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('POST /api/process-video', () => {
+  it('answers 202 at once and the job completes with progress reaching 1', async () => {
+    const png = await greyPhoto(480, 320);
+    const started = Date.now();
+    const res = await post({ imageData: dataUrl(png), prompt: PROMPT, mode: 'cinematic', duration: 5, watermark: true });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(202);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(body).toMatchObject({ success: true, status: 'queued' });
+    const { body: done, seen } = await waitFor(body.transformationId);
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed', progress: 1, error: null, kind: 'video' });
+    expect(seen.some((p) => p > 0 && p < 1), `progress seen: ${seen.join(',')}`).toBe(true);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    expect(done.videoUrl).toMatch(/^\/api\/files\/previews\/.+\.mp4\?.*t=\d+/);
+    expect(done.originalImageUrl).toMatch(/originals\/.+\.png/);
+    const preview = await files(new Request(new URL(done.videoUrl, BASE)), {});
+    expect(preview.headers.get('content-type')).toBe('video/mp4');
+    const previewBytes = Buffer.from(await preview.arrayBuffer());
+    const t = (await getTransformation(body.transformationId))!;
+    const clean = (await getStorage().get(t.resultPath!))!;
+    expect(clean.length).toBeGreaterThan(1000);
+    expect(previewBytes.equals(clean)).toBe(false);
+    expect(previewBytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+  });
+
+  it('refuses bad inputs with 4xx and stores nothing', async () => {
+    const rows = await rowCount();
+    const png = await greyPhoto(64, 64);
+    const cases: [unknown, string][] = [
+      [{ imageData: 'data:text/plain;base64,aGVsbG8=', prompt: PROMPT, mode: 'standard', duration: 5 }, MSG.videoInvalidType],
+      [{ imageData: dataUrl(Buffer.from('not really a png at all')), prompt: PROMPT, mode: 'standard', duration: 5 }, MSG.videoInvalidType],
+      [{ imageData: dataUrl(pngBombHeader()), prompt: PROMPT, mode: 'standard', duration: 5 }, ''],
+      [{ imageData: dataUrl(png), prompt: 'x'.repeat(201), mode: 'standard', duration: 5 }, MSG.videoPromptMax],
+      [{ imageData: dataUrl(png), prompt: 'abc', mode: 'standard', duration: 5 }, MSG.videoPromptMin],
+      [{ imageData: dataUrl(png), prompt: '    ', mode: 'standard', duration: 5 }, MSG.videoPromptBlank],
+      [{ imageData: dataUrl(png), prompt: PROMPT, mode: 'epic', duration: 5 }, MSG.selectModel],
+      [{ imageData: dataUrl(png), prompt: PROMPT, mode: 'standard', duration: 9 }, ''],
+      ['{not json', MSG.invalidJson],
+    ];
+    for (const [body, message] of cases) {
+      const res = await post(body);
+      const answer = await res.json();
+      expect(res.status, JSON.stringify(answer)).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(answer.success).toBe(false);
+      if (message) expect(answer.error).toBe(message);
+    }
+    expect(await rowCount()).toBe(rows);
+  });
+
+  it('fails an aborted job with a clear message', async () => {
+    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', duration: 5 });
+    const controller = new AbortController();
+    const run = runVideoJob(t.id, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const done = await run;
+    expect(done).toMatchObject({ status: 'failed' });
+    expect(done!.error).toMatch(/cancelled|try again/i);
+    const { body } = await status(t.id);
+    expect(body).toMatchObject({ status: 'failed', success: false, videoUrl: null });
+  });
+
+  it('fails a job that timed out', async () => {
+    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', duration: 5 });
+    const done = await runVideoJob(t.id, { timeoutMs: 1 });
+    expect(done).toMatchObject({ status: 'failed', error: 'Video generation timed out. Please try again.' });
+  });
+
+  it('GET fails a stale job (no heartbeat) instead of leaving it processing', async () => {
+    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(64, 64)), prompt: PROMPT, mode: 'standard', duration: 5 });
+    await query('alter table media_transformations disable trigger media_transformations_updated_at');
+    await query(`update media_transformations set status = 'processing', updated_at = now() - interval '10 minutes' where id = $1`, [t.id]);
+    await query('alter table media_transformations enable trigger media_transformations_updated_at');
+    const { body } = await status(t.id);
+    expect(body).toMatchObject({ status: 'failed', success: false });
+    expect(body.error).toMatch(/try again/i);
+  });
+
+  it('the background function only runs jobs with a valid signature, and runs them once', async () => {
+    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(320, 240)), prompt: PROMPT, mode: 'standard', duration: 5 });
+    const call = (sig: string) =>
+      background(
+        new Request(`${BASE}/.netlify/functions/process-video-background`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ id: t.id, sig }),
+        }),
+        {},
+      );
+    expect((await call('forged')).status).toBe(403);
+    expect((await getTransformation(t.id))!.status).toBe('queued');
+    const res = await call(jobSignature(t.id));
+    expect(await res.json()).toMatchObject({ success: true, status: 'completed' });
+    // A second trigger does not render again.
+    const again = await call(jobSignature(t.id));
+    expect(await again.json()).toMatchObject({ status: 'completed' });
+  });
+
+  it('takes large photos through a signed upload (uploadId instead of imageData)', async () => {
+    const jpeg = await greyPhoto(640, 480, 'jpeg');
+    const ask = (body: object) =>
+      toolUploads(
+        new Request(`${BASE}/api/tool-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        {},
+      );
+    const tiff = await ask({ kind: 'video', contentType: 'image/tiff', size: 100 });
+    expect(tiff.status).toBe(400);
+    expect((await tiff.json()).error).toContain(MSG.videoInvalidType);
+    const huge = await ask({ kind: 'image', contentType: 'image/png', size: 16 * 1024 * 1024 });
+    expect((await huge.json()).error).toContain(MSG.uploadTooLarge);
+
+    const grant = await (await ask({ kind: 'video', contentType: 'image/jpeg', size: jpeg.length })).json();
+    const put = await uploads(new Request(new URL(grant.upload.url, BASE), { method: 'PUT', headers: grant.upload.headers, body: new Uint8Array(jpeg) }), {});
+    expect(put.status).toBe(200);
+    const res = await post({ uploadId: grant.uploadId, prompt: PROMPT, mode: 'standard', duration: 5 });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(202);
+    const { body: done } = await waitFor(body.transformationId);
+    expect(done.status).toBe('completed');
+    expect(done.originalImageUrl).toMatch(/originals\/.+\.jpg/);
+    expect(await getStorage().get(`uploads/${grant.uploadId}`)).toBeNull();
+    // An unknown upload id is a 400.
+    const missing = await post({ uploadId: '00000000-0000-4000-8000-000000000000.jpg', prompt: PROMPT, mode: 'standard', duration: 5 });
+    expect(missing.status).toBe(400);
+  });
+
+  it('GET answers 404 for unknown ids', async () => {
+    expect((await status('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await status('nope')).status).toBe(404);
+  });
+});

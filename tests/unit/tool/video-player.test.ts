@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AUTOPLAY_MAX_ATTEMPTS,
+  canRetryAutoplay,
+  canToggleByClick,
+  clampSnap,
+  formatTime,
+  initialPlayerState,
+  percentForTime,
+  playerReducer,
+  shouldReplay,
+  snapSeek,
+  snapVolume,
+  timeForPercent,
+  type PlayerAction,
+  type PlayerState,
+} from '../../../src/lib/video-player';
+
+const run = (actions: PlayerAction[], from: PlayerState = initialPlayerState) => actions.reduce(playerReducer, from);
+
+describe('video player sliders (spec 000 §5)', () => {
+  it('clamps and snaps the seek slider to 0-100 step 0.1', () => {
+    expect(snapSeek(-5)).toBe(0);
+    expect(snapSeek(150)).toBe(100);
+    expect(snapSeek(33.333)).toBe(33.3);
+    expect(snapSeek(33.36)).toBe(33.4);
+    expect(snapSeek(Number.NaN)).toBe(0);
+  });
+
+  it('clamps and snaps the volume slider to 0-1 step 0.1', () => {
+    expect(snapVolume(-1)).toBe(0);
+    expect(snapVolume(2)).toBe(1);
+    expect(snapVolume(0.33)).toBe(0.3);
+    expect(snapVolume(0.06)).toBe(0.1);
+    expect(clampSnap(0.1 + 0.2, 0, 1, 0.1)).toBe(0.3);
+  });
+
+  it('converts between seek percent and media time', () => {
+    expect(timeForPercent(50, 5)).toBe(2.5);
+    expect(timeForPercent(50, Number.NaN)).toBe(0);
+    expect(percentForTime(1.25, 5)).toBe(25);
+    expect(percentForTime(1, 0)).toBe(0);
+    expect(formatTime(65.4)).toBe('1:05');
+  });
+});
+
+describe('video player state (spec 000 §4.7)', () => {
+  it('starts loading with controls visible', () => {
+    expect(initialPlayerState).toMatchObject({ loading: true, error: false, playing: false, controlsVisible: true, progress: 0 });
+  });
+
+  it('volume 0 counts as muted; unmuting from 0 restores an audible level', () => {
+    const muted = run([{ type: 'volume', volume: 0 }]);
+    expect(muted.muted).toBe(true);
+    const back = playerReducer(muted, { type: 'toggleMute' });
+    expect(back.muted).toBe(false);
+    expect(back.volume).toBeGreaterThan(0);
+    expect(run([{ type: 'volume', volume: 0.44 }]).volume).toBe(0.4);
+  });
+
+  it('the end sets progress to 100 %, and only short clips replay', () => {
+    const ended = run([{ type: 'loaded', duration: 5 }, { type: 'play' }, { type: 'ended' }]);
+    expect(ended).toMatchObject({ progress: 100, playing: false });
+    expect(shouldReplay(5)).toBe(true);
+    expect(shouldReplay(12)).toBe(false);
+    expect(shouldReplay(Number.NaN)).toBe(false);
+  });
+
+  it('hides controls only while playing', () => {
+    expect(run([{ type: 'hideControls' }]).controlsVisible).toBe(true);
+    const playing = run([{ type: 'loaded', duration: 5 }, { type: 'play' }, { type: 'hideControls' }]);
+    expect(playing.controlsVisible).toBe(false);
+    expect(playerReducer(playing, { type: 'showControls' }).controlsVisible).toBe(true);
+    expect(playerReducer(playing, { type: 'pause' }).controlsVisible).toBe(true);
+  });
+
+  it('an error blocks click toggling; retry reloads', () => {
+    const failed = run([{ type: 'error' }]);
+    expect(failed).toMatchObject({ error: true, loading: false });
+    expect(canToggleByClick(failed)).toBe(false);
+    expect(canToggleByClick(initialPlayerState)).toBe(false);
+    const retried = playerReducer(failed, { type: 'retry' });
+    expect(retried).toMatchObject({ error: false, loading: true, loadKey: failed.loadKey + 1 });
+    expect(canToggleByClick(run([{ type: 'loaded', duration: 5 }]))).toBe(true);
+  });
+
+  it('autoplay is retried fewer than 3 times', () => {
+    let s = initialPlayerState;
+    let tries = 0;
+    while (canRetryAutoplay(s)) {
+      s = playerReducer(s, { type: 'autoplayFailed' });
+      tries++;
+    }
+    expect(tries).toBe(AUTOPLAY_MAX_ATTEMPTS);
+    expect(AUTOPLAY_MAX_ATTEMPTS).toBeLessThanOrEqual(3);
+  });
+
+  it('a URL change resets but keeps the volume choice', () => {
+    const s = run([{ type: 'volume', volume: 0.5 }, { type: 'loaded', duration: 5 }, { type: 'time', time: 2, duration: 5 }, { type: 'reset' }]);
+    expect(s).toMatchObject({ loading: true, progress: 0, volume: 0.5 });
+  });
+});
