@@ -50,7 +50,7 @@ export function addToCart(input: NewCartItem): ActionResult {
   return { ok: true, message: input.type === 'image' ? MSG.cartImageAdded : MSG.cartVideoAdded };
 }
 
-export function addPackageToCart(packageId: string, imageUrl = '/media/package-placeholder.svg'): ActionResult {
+export function addPackageToCart(packageId: string, imageUrl = '/media/content/package-placeholder.svg'): ActionResult {
   const pkg = findImagePackage(packageId);
   if (!pkg) return { ok: false, message: `Unknown package: ${packageId}` };
   const item: CartItem = {
