@@ -1,0 +1,137 @@
+// Image engine benchmark: speed and peak memory of restore+colorize at 1, 4 and 12 MP, and quality
+// on the shared old-photo fixtures (../shared/fixtures/photos, scored as its README defines).
+// Run: npx tsx bench/image.ts [--quick]   (prints JSON). Only this benchmark reads the fixtures.
+import sharp from 'sharp';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { restoreAndColorize } from '../netlify/lib/image/pipeline';
+import { exemplarColorizer } from '../netlify/lib/image/exemplar';
+import { onnxColorizer, onnxModelAvailable } from '../netlify/lib/image/onnx';
+import { replicateColorizer, replicateConfig } from '../netlify/lib/image/replicate';
+import type { Colorizer } from '../netlify/lib/image/colorizer';
+import type { ImageModel } from '../netlify/lib/image/schema';
+import { scoreImage, type Scores } from './metrics';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/photos');
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+};
+const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** A synthetic "old photo" of about `mp` megapixels: soft shapes, gradients, grain, scratches, JPEG. */
+async function syntheticOldPhoto(mp: number): Promise<Buffer> {
+  const w = Math.round(Math.sqrt(mp * 1e6 * 4 / 3)), h = Math.round(w * 3 / 4);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
+    <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#ddd"/><stop offset="1" stop-color="#888"/></linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#sky)"/>
+    <rect y="${h * 0.6}" width="100%" height="${h * 0.4}" fill="#555"/>
+    <circle cx="${w * 0.3}" cy="${h * 0.5}" r="${h * 0.2}" fill="#333"/>
+    <rect x="${w * 0.55}" y="${h * 0.3}" width="${w * 0.25}" height="${h * 0.45}" fill="#aaa"/>
+    <line x1="${w * 0.1}" y1="0" x2="${w * 0.15}" y2="${h}" stroke="#fff" stroke-width="${Math.max(1, w / 1500)}"/>
+    <line x1="${w * 0.7}" y1="0" x2="${w * 0.62}" y2="${h}" stroke="#111" stroke-width="${Math.max(1, w / 2000)}"/>
+  </svg>`;
+  return sharp(Buffer.from(svg)).greyscale().blur(1).toColourspace('srgb')
+    .composite([{ input: { create: { width: w, height: h, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 12 } } }, blend: 'overlay' }])
+    .jpeg({ quality: 88 }).toBuffer();
+}
+
+async function speed(mps: number[], runs: number, model: ImageModel) {
+  const out: Record<string, unknown> = {};
+  for (const mp of mps) {
+    const input = await syntheticOldPhoto(mp);
+    const times: number[] = [];
+    let peak = process.memoryUsage().rss;
+    const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+    let last: Awaited<ReturnType<typeof restoreAndColorize>> | null = null;
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      last = await restoreAndColorize(input, { model });
+      times.push(performance.now() - t0);
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    clearInterval(timer);
+    out[`${mp}MP`] = {
+      width: last!.width, height: last!.height, runs,
+      p50Ms: Math.round(quantile(times, 0.5)), p95Ms: Math.round(quantile(times, 0.95)),
+      peakRssMB: Math.round(peak / 2 ** 20),
+      stepsMs: Object.fromEntries(Object.entries(last!.timings).map(([k, v]) => [k, Math.round(v)])),
+    };
+  }
+  return out;
+}
+
+async function rgbAt(buf: Buffer, w: number, h: number): Promise<Uint8Array> {
+  return sharp(buf).rotate().removeAlpha().toColourspace('srgb').resize(w, h, { fit: 'fill' }).raw().toBuffer();
+}
+
+async function quality(colorizer: Colorizer, model: ImageModel) {
+  const baseline = JSON.parse(readFileSync(path.join(FIXTURES, 'baseline.json'), 'utf8')) as { images: (Scores & { name: string })[] };
+  const names = readdirSync(path.join(FIXTURES, 'input')).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort();
+  const images: Record<string, unknown>[] = [];
+  const sums: Record<string, number> = {};
+  let beatSsim = 0, beatDe = 0;
+  for (const file of names) {
+    const name = file.replace(/\.[^.]+$/, '');
+    const truthBuf = readFileSync(path.join(FIXTURES, 'truth', `${name}.png`));
+    const { width = 0, height = 0 } = await sharp(truthBuf).metadata();
+    const res = await restoreAndColorize(readFileSync(path.join(FIXTURES, 'input', file)), { model, colorizer });
+    const s = scoreImage(await rgbAt(res.image, width, height), await rgbAt(truthBuf, width, height), width, height);
+    const base = baseline.images.find((b) => b.name === name);
+    const better = base ? { ssim: s.ssim > base.ssim, deltaE2000: s.deltaE2000 < base.deltaE2000 } : null;
+    if (better?.ssim) beatSsim++;
+    if (better?.deltaE2000) beatDe++;
+    for (const [k, v] of Object.entries(s)) sums[k] = (sums[k] ?? 0) + v;
+    images.push({
+      name, tone: res.tone, method: res.method,
+      ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, round(v)])),
+      baseline: base ? { ssim: base.ssim, deltaE2000: base.deltaE2000 } : null, better,
+    });
+  }
+  const mean = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, round(v / names.length)]));
+  const ratio = sums.colourfulnessOutput / sums.colourfulnessTruth;
+  return {
+    count: names.length, mean, colourfulnessRatio: round(ratio),
+    targets: {
+      ssimBetterOnEvery: `${beatSsim}/${names.length}`,
+      deltaE2000BetterOnEvery: `${beatDe}/${names.length}`,
+      colourfulnessWithin30pct: Math.abs(ratio - 1) <= 0.3,
+      pass: beatSsim === names.length && beatDe === names.length && Math.abs(ratio - 1) <= 0.3,
+    },
+    images,
+  };
+}
+
+export async function benchImage(opts: { quick?: boolean } = {}) {
+  const cores = Number(process.env.BENCH_IMAGE_CONCURRENCY) || 2;
+  sharp.concurrency(cores);
+  const result: Record<string, unknown> = {
+    machine: { sharpConcurrency: cores, node: process.version },
+    speed: await speed(opts.quick ? [1] : [1, 4, 12], opts.quick ? 2 : 5, 'sd-xl'),
+  };
+  if (!existsSync(path.join(FIXTURES, 'input'))) {
+    result.quality = { skipped: `fixtures not found at ${FIXTURES}` };
+    return result;
+  }
+  const q: Record<string, unknown> = { fixtures: FIXTURES };
+  q.exemplar = await quality(exemplarColorizer(), 'sd-xl');
+  q.onnx = onnxModelAvailable() ? await quality(onnxColorizer(), 'sd-xl') : { skipped: 'no ONNX model (set COLORIZER_ONNX_MODEL or run npm run models:fetch)' };
+  const rep = replicateConfig();
+  q.replicate = rep ? await quality(replicateColorizer(rep), 'sd-xl') : { skipped: 'Replicate not configured (REPLICATE_API_TOKEN + REPLICATE_COLORIZER_VERSION or _MODEL)' };
+  result.quality = q;
+  return result;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const quick = process.argv.includes('--quick');
+  const qualityOnly = process.argv.includes('--quality');
+  if (qualityOnly) {
+    sharp.concurrency(2);
+    console.log(JSON.stringify(await quality(exemplarColorizer(), (process.env.BENCH_MODEL as ImageModel) || 'sd-xl'), null, 2));
+  } else {
+    console.log(JSON.stringify(await benchImage({ quick }), null, 2));
+  }
+}

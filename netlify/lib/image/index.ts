@@ -1,0 +1,15 @@
+// Image engine: upload validation, restoration, colorization (offline exemplar, local ONNX model or
+// hosted Replicate model behind one Colorizer interface), colour hints, previews.
+export { IMAGE_MODELS, IMAGE_MODEL_IDS, MAX_HINTS, imageModelSchema, promptSchema, colorHintSchema, colorHintsSchema, restoreRequestSchema } from './schema';
+export type { ImageModel, ColorHint, RestoreRequest } from './schema';
+export { ImageInputError, ColorizerError } from './errors';
+export { inspectImage, sniffFormat, headerDimensions, MAX_INPUT_BYTES, MAX_INPUT_PIXELS } from './inspect';
+export type { ImageFormat, InspectedImage } from './inspect';
+export { restoreAndColorize } from './pipeline';
+export type { RestoreResult, RestoreOpts } from './pipeline';
+export { makePreview, PREVIEW_MAX_SIDE } from './preview';
+export { activeColorizer, createColorizer } from './select';
+export type { Colorizer, ColorizerId, LumaPlane, ChromaPlanes } from './colorizer';
+export { exemplarColorizer } from './exemplar';
+export { onnxColorizer } from './onnx';
+export { replicateColorizer, replicateConfig } from './replicate';

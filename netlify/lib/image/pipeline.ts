@@ -1,0 +1,133 @@
+import sharp from 'sharp';
+import type { ChromaPlanes, Colorizer } from './colorizer';
+import { exemplarColorizer } from './exemplar';
+import { propagateHints, type ColorHint } from './hints';
+import { inspectImage, openImage } from './inspect';
+import { labToRgbBuffer, rgbBufferToL, rgbBufferToLab } from './lab';
+import { PIPELINES } from './pipelines';
+import { downsample, fitSize, guidedUpsample, resize } from './planes';
+import { detectTone, restoreLuminance, type Tone } from './restore';
+import type { ImageModel } from './schema';
+import { createColorizer } from './select';
+
+export type RestoreResult = {
+  image: Buffer;
+  width: number;
+  height: number;
+  tone: Tone;
+  method: string;
+  timings: Record<string, number>;
+};
+
+export type RestoreOpts = {
+  model: ImageModel;
+  prompt?: string;
+  hints?: ColorHint[];
+  /** Overrides the environment's choice (tests, benchmark). */
+  colorizer?: Colorizer;
+};
+
+/** Removes the colour cast of a colour photo: shifts chroma so near-neutral pixels average to grey. */
+function correctCast(ch: ChromaPlanes): void {
+  let sa = 0, sb = 0, n = 0;
+  for (let i = 0; i < ch.a.length; i++) {
+    if (Math.hypot(ch.a[i], ch.b[i]) < 18) { sa += ch.a[i]; sb += ch.b[i]; n++; }
+  }
+  if (n < ch.a.length * 0.05) return;
+  const da = (0.8 * sa) / n, db = (0.8 * sb) / n;
+  for (let i = 0; i < ch.a.length; i++) { ch.a[i] -= da; ch.b[i] -= db; }
+}
+
+/** Stylised grade for the artistic pipeline: chroma gain, warm highlights, cool shadows. */
+function grade(L: Float32Array, ch: ChromaPlanes, saturation: number, splitTone: boolean): void {
+  for (let i = 0; i < ch.a.length; i++) {
+    let a = ch.a[i] * saturation, b = ch.b[i] * saturation;
+    if (splitTone) {
+      const t = (L[i] - 50) / 50; // −1 shadows … +1 highlights
+      a += 4 * t; b += 10 * t;
+    }
+    ch.a[i] = a; ch.b[i] = b;
+  }
+}
+
+/**
+ * Restores an old photo and, when it is grey or sepia, colorizes it. Returns a full-resolution JPEG
+ * without metadata. Throws ImageInputError for files the buyer must replace.
+ */
+export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Promise<RestoreResult> {
+  const timings: Record<string, number> = {};
+  let t = performance.now();
+  const lap = (k: string) => { const now = performance.now(); timings[k] = (timings[k] ?? 0) + now - t; t = now; };
+  const pipe = PIPELINES[opts.model];
+  if (!pipe) throw new Error(`Unknown model ${opts.model}`);
+
+  await inspectImage(bytes, ['jpeg', 'png', 'tiff']);
+  const img = openImage(bytes).flatten({ background: '#ffffff' }).toColourspace('srgb');
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+  const W = info.width, H = info.height, N = W * H;
+  lap('decode');
+
+  // Chroma and tone from a small copy: tone needs only statistics, chroma is rebuilt guided by L*.
+  const cs = fitSize(W, H, pipe.colourSide);
+  const small = await sharp(data, { raw: { width: W, height: H, channels: info.channels } })
+    .resize(cs.width, cs.height, { kernel: 'linear' })
+    .raw()
+    .toBuffer();
+  const smallLab = rgbBufferToLab(small, cs.width, cs.height, info.channels);
+  const tone = detectTone(smallLab.a, smallLab.b);
+  const L0 = rgbBufferToL(data, N, info.channels);
+  lap('analyse');
+
+  const { L } = await restoreLuminance(L0, W, H, pipe.restore, timings);
+  t = performance.now();
+  const Llow = downsample(L, W, H, cs.width, cs.height);
+  lap('downsample');
+
+  let chroma: ChromaPlanes;
+  let method: string;
+  if (tone === 'colour') {
+    chroma = { a: smallLab.a, b: smallLab.b, width: cs.width, height: cs.height };
+    correctCast(chroma);
+    method = 'restoration; original colours kept (cast corrected)';
+  } else {
+    const colorizer = opts.colorizer ?? createColorizer(process.env, opts.prompt ? { prompt: opts.prompt } : {});
+    try {
+      chroma = await colorizer.colorize({ L: Llow, width: cs.width, height: cs.height }, { quality: pipe.quality });
+      method = `restoration + ${colorizer.id} colorization`;
+    } catch (e) {
+      if (colorizer.id === 'exemplar') throw e;
+      // A configured backend failed: deliver the offline result rather than nothing, and say so.
+      chroma = await exemplarColorizer().colorize({ L: Llow, width: cs.width, height: cs.height }, { quality: pipe.quality });
+      method = `restoration + exemplar colorization (fallback: ${e instanceof Error ? e.message : String(e)})`;
+    }
+    if (chroma.width !== cs.width || chroma.height !== cs.height) {
+      chroma = {
+        a: resize(chroma.a, chroma.width, chroma.height, cs.width, cs.height),
+        b: resize(chroma.b, chroma.width, chroma.height, cs.width, cs.height),
+        width: cs.width,
+        height: cs.height,
+      };
+    }
+  }
+  lap('colorize');
+
+  if (opts.hints?.length) {
+    chroma = propagateHints(Llow, cs.width, cs.height, chroma, opts.hints);
+    method += ` + ${opts.hints.length} colour hint${opts.hints.length > 1 ? 's' : ''}`;
+    lap('hints');
+  }
+  grade(Llow, chroma, pipe.saturation, pipe.splitTone);
+
+  // Chroma back to full resolution, edges taken from the restored full-resolution L*.
+  const r = 2, eps = 16;
+  const a = guidedUpsample(L, W, H, Llow, chroma.a, cs.width, cs.height, r, eps);
+  const b = guidedUpsample(L, W, H, Llow, chroma.b, cs.width, cs.height, r, eps);
+  lap('upsample');
+  const rgb = labToRgbBuffer(L, a, b);
+  lap('compose');
+  const image = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: 90, chromaSubsampling: '4:4:4' })
+    .toBuffer();
+  lap('encode');
+  return { image, width: W, height: H, tone, method, timings };
+}

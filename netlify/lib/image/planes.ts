@@ -1,0 +1,144 @@
+// Single-channel float planes: resampling, box filtering and the guided filter (He, Sun, Tang 2013),
+// which is what lets heavy steps run at a working resolution while full-resolution luminance guides the result.
+
+export type Plane = { data: Float32Array; width: number; height: number };
+
+/** Downsample by averaging each output pixel's footprint (anti-aliased). */
+export function downsample(src: Float32Array, w: number, h: number, W: number, H: number): Float32Array {
+  if (W === w && H === h) return src.slice();
+  const out = new Float32Array(W * H);
+  const sx = w / W, sy = h / H;
+  const x0s = new Int32Array(W), x1s = new Int32Array(W);
+  for (let X = 0; X < W; X++) {
+    x0s[X] = Math.floor(X * sx);
+    x1s[X] = Math.max(x0s[X] + 1, Math.min(w, Math.floor((X + 1) * sx)));
+  }
+  const row = new Float64Array(W);
+  for (let Y = 0; Y < H; Y++) {
+    const y0 = Math.floor(Y * sy), y1 = Math.max(y0 + 1, Math.min(h, Math.floor((Y + 1) * sy)));
+    row.fill(0);
+    for (let y = y0; y < y1; y++) {
+      const base = y * w;
+      for (let X = 0; X < W; X++) {
+        let s = 0;
+        for (let x = x0s[X], e = x1s[X]; x < e; x++) s += src[base + x];
+        row[X] += s;
+      }
+    }
+    const o = Y * W;
+    for (let X = 0; X < W; X++) out[o + X] = row[X] / ((y1 - y0) * (x1s[X] - x0s[X]));
+  }
+  return out;
+}
+
+/** Bilinear resampling with pixel-centre alignment (used for upsampling). */
+export function upsample(src: Float32Array, w: number, h: number, W: number, H: number): Float32Array {
+  if (W === w && H === h) return src.slice();
+  const out = new Float32Array(W * H);
+  const sx = w / W, sy = h / H;
+  const xi = new Int32Array(W), xf = new Float32Array(W);
+  for (let X = 0; X < W; X++) {
+    const fx = Math.min(Math.max((X + 0.5) * sx - 0.5, 0), w - 1);
+    xi[X] = Math.min(Math.floor(fx), w - 2 < 0 ? 0 : w - 2);
+    xf[X] = w > 1 ? fx - xi[X] : 0;
+  }
+  const x1off = w > 1 ? 1 : 0;
+  for (let Y = 0; Y < H; Y++) {
+    const fy = Math.min(Math.max((Y + 0.5) * sy - 0.5, 0), h - 1);
+    const y0 = Math.min(Math.floor(fy), h - 2 < 0 ? 0 : h - 2);
+    const ty = h > 1 ? fy - y0 : 0;
+    const r0 = y0 * w, r1 = (h > 1 ? y0 + 1 : y0) * w;
+    const o = Y * W;
+    for (let X = 0; X < W; X++) {
+      const x = xi[X], t = xf[X];
+      const top = src[r0 + x] + (src[r0 + x + x1off] - src[r0 + x]) * t;
+      const bot = src[r1 + x] + (src[r1 + x + x1off] - src[r1 + x]) * t;
+      out[o + X] = top + (bot - top) * ty;
+    }
+  }
+  return out;
+}
+
+export function resize(src: Float32Array, w: number, h: number, W: number, H: number): Float32Array {
+  return W * H < w * h ? downsample(src, w, h, W, H) : upsample(src, w, h, W, H);
+}
+
+/** Mean over a (2r+1)² window, clipped at the borders (divides by the pixels actually inside). */
+export function boxMean(src: Float32Array, w: number, h: number, r: number): Float32Array {
+  const tmp = new Float32Array(w * h);
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const base = y * w;
+    let s = 0;
+    for (let x = 0; x <= Math.min(r, w - 1); x++) s += src[base + x];
+    for (let x = 0; x < w; x++) {
+      const lo = x - r, hi = x + r;
+      tmp[base + x] = s / (Math.min(hi, w - 1) - Math.max(lo, 0) + 1);
+      if (hi + 1 < w) s += src[base + hi + 1];
+      if (lo >= 0) s -= src[base + lo];
+    }
+  }
+  const col = new Float64Array(w);
+  for (let y = 0; y <= Math.min(r, h - 1); y++) for (let x = 0; x < w; x++) col[x] += tmp[y * w + x];
+  for (let y = 0; y < h; y++) {
+    const lo = y - r, hi = y + r;
+    const cnt = Math.min(hi, h - 1) - Math.max(lo, 0) + 1;
+    const o = y * w;
+    for (let x = 0; x < w; x++) out[o + x] = col[x] / cnt;
+    if (hi + 1 < h) { const b = (hi + 1) * w; for (let x = 0; x < w; x++) col[x] += tmp[b + x]; }
+    if (lo >= 0) { const b = lo * w; for (let x = 0; x < w; x++) col[x] -= tmp[b + x]; }
+  }
+  return out;
+}
+
+/** Linear coefficients (A, B) of the guided filter of `p` guided by `I`: output ≈ A·I + B. */
+export function guidedCoefficients(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number) {
+  const n = w * h;
+  const Ip = new Float32Array(n), II = new Float32Array(n);
+  for (let i = 0; i < n; i++) { Ip[i] = I[i] * p[i]; II[i] = I[i] * I[i]; }
+  const mI = boxMean(I, w, h, r), mp = boxMean(p, w, h, r), mIp = boxMean(Ip, w, h, r), mII = boxMean(II, w, h, r);
+  const a = new Float32Array(n), b = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const varI = mII[i] - mI[i] * mI[i];
+    a[i] = (mIp[i] - mI[i] * mp[i]) / (varI + eps);
+    b[i] = mp[i] - a[i] * mI[i];
+  }
+  return { A: boxMean(a, w, h, r), B: boxMean(b, w, h, r) };
+}
+
+/**
+ * Fast guided filter (He & Sun 2015): coefficients are computed on the low-resolution pair
+ * (guideLow, srcLow) and applied to the full-resolution guide, so edges come from the full-res guide.
+ */
+export function guidedUpsample(
+  guideFull: Float32Array, W: number, H: number,
+  guideLow: Float32Array, srcLow: Float32Array, w: number, h: number,
+  r: number, eps: number,
+): Float32Array {
+  const { A, B } = guidedCoefficients(guideLow, srcLow, w, h, r, eps);
+  const Au = upsample(A, w, h, W, H), Bu = upsample(B, w, h, W, H);
+  for (let i = 0; i < Au.length; i++) Au[i] = Au[i] * guideFull[i] + Bu[i];
+  return Au;
+}
+
+/** Size with the long side at most `maxSide`, keeping the aspect ratio. */
+export function fitSize(w: number, h: number, maxSide: number): { width: number; height: number } {
+  const s = Math.min(1, maxSide / Math.max(w, h));
+  return { width: Math.max(1, Math.round(w * s)), height: Math.max(1, Math.round(h * s)) };
+}
+
+export function percentile(data: Float32Array, q: number, lo = 0, hi = 100, bins = 1024): number {
+  const hist = new Uint32Array(bins);
+  const scale = (bins - 1) / (hi - lo);
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    hist[v <= lo ? 0 : v >= hi ? bins - 1 : ((v - lo) * scale) | 0]++;
+  }
+  const target = q * data.length;
+  let acc = 0;
+  for (let k = 0; k < bins; k++) {
+    acc += hist[k];
+    if (acc >= target) return lo + k / scale;
+  }
+  return hi;
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+// Browser-safe: no sharp or Node imports here, the tool page's island imports this file too.
+
+export const IMAGE_MODEL_IDS = ['sd-xl', 'sd-v1.5', 'kandinsky-2'] as const;
+export type ImageModel = (typeof IMAGE_MODEL_IDS)[number];
+
+export const imageModelSchema = z.enum(IMAGE_MODEL_IDS, { error: 'Please choose one of the available models' });
+
+export const promptSchema = z
+  .string()
+  .trim()
+  .min(5, { error: 'Please provide instructions of at least 5 characters' })
+  .max(200, { error: 'Instructions should be less than 200 characters' });
+
+export const colorHintSchema = z.object({
+  x: z.number().min(0).max(1),
+  y: z.number().min(0).max(1),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'Colours must be given as #rrggbb' }),
+});
+export type ColorHint = z.infer<typeof colorHintSchema>;
+
+export const MAX_HINTS = 32;
+export const colorHintsSchema = z.array(colorHintSchema).max(MAX_HINTS, { error: `Please use at most ${MAX_HINTS} colour hints` });
+
+/** Options of one restore/colorize request (the file itself is validated by inspectImage). */
+export const restoreRequestSchema = z.object({
+  model: imageModelSchema,
+  prompt: promptSchema.optional(),
+  hints: colorHintsSchema.optional(),
+});
+export type RestoreRequest = z.infer<typeof restoreRequestSchema>;
+
+/** The three choices shown to buyers, with what each pipeline really does. */
+export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }[] = [
+  {
+    id: 'sd-xl',
+    name: 'Colorization and restoration with detail preservation',
+    description:
+      'Full restoration (dust and scratch removal, edge-preserving denoising, fade and colour-cast correction, local contrast, gentle sharpening) at full resolution, then colorization of black-and-white or sepia photos with our best available colorizer.',
+  },
+  {
+    id: 'sd-v1.5',
+    name: 'Fast enhancement',
+    description:
+      'The same clean-up with lighter settings and a coarser analysis resolution, and quicker colorization: results in less time, slightly less thorough on heavy damage.',
+  },
+  {
+    id: 'kandinsky-2',
+    name: 'Artistic style transfer',
+    description:
+      'Full restoration and colorization, then a stylised colour grade: stronger saturation, warm highlights and cool shadows, for a painterly look rather than a faithful one.',
+  },
+];

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { VIDEO_DURATION_SECONDS } from './modes';
+
+// No node imports here: the browser island validates the same body before uploading.
+
+export const PROMPT_MIN = 5;
+export const PROMPT_MAX = 200;
+
+const MODEL_MESSAGE = 'Please select a model';
+const DATA_URL = /^data:image\/(jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+export const videoPromptSchema = z
+  .string({ error: 'Please provide a description of how you want the image to animate' })
+  .trim()
+  .min(1, 'Please provide a description of how you want the image to animate')
+  .min(PROMPT_MIN, `Please provide a description of at least ${PROMPT_MIN} characters`)
+  .max(PROMPT_MAX, `Description should be less than ${PROMPT_MAX} characters`);
+
+export const processVideoRequestSchema = z.object({
+  imageData: z
+    .string({ error: 'Please upload a valid image file (JPEG, PNG)' })
+    .regex(DATA_URL, 'Please upload a valid image file (JPEG, PNG)'),
+  prompt: videoPromptSchema,
+  mode: z.enum(['standard', 'cinematic'], { error: MODEL_MESSAGE }),
+  duration: z.literal(VIDEO_DURATION_SECONDS, { error: `Videos are ${VIDEO_DURATION_SECONDS} seconds long` }).default(VIDEO_DURATION_SECONDS),
+  watermark: z.boolean().optional(),
+});
+
+export type ProcessVideoRequest = z.infer<typeof processVideoRequestSchema>;
+
+/** Splits a validated data URL into its declared type and bytes' base64 (decoding stays server-side). */
+export function parseImageDataUrl(dataUrl: string): { mimeType: 'image/jpeg' | 'image/png'; base64: string } | null {
+  const m = /^data:(image\/(?:jpeg|png));base64,(.*)$/.exec(dataUrl);
+  return m ? { mimeType: m[1] as 'image/jpeg' | 'image/png', base64: m[2] } : null;
+}
