@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import { fileURLToPath } from 'node:url';
 
 // The font ships with the project: a function container has no system fonts, and fontconfig's
@@ -45,7 +45,7 @@ export async function watermarkOverlay(
     render(big, Math.round(opacity * 255)),
     render(small, Math.round(opacity * 0.5 * 255)),
   ]);
-  const composites: sharp.OverlayOptions[] = [];
+  const composites: OverlayOptions[] = [];
   // Repeating small labels on a staggered grid.
   const stepX = Math.max(tile.info.width + small * 4, 1);
   const stepY = Math.max(tile.info.height * 5, 1);
