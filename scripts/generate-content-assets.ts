@@ -162,5 +162,3 @@ const landscape = ['demo', 'product', 'brand', 'training', 'ad', 'real-estate', 
 for (const name of landscape) clip(`${assets}/poster-${name}.png`, `${media}/${name}.mp4`, 640, 360);
 for (const name of ['tip', 'launch', 'recipe', 'fitness', 'faq']) clip(`${assets}/short-${name}.png`, `${media}/short-${name}.mp4`, 360, 640);
 clip(`${assets}/photo-restored.png`, `${media}/photo-motion.mp4`, 640, 426);
-clip(`${assets}/portfolio-lifequest.png`, `${media}/i2v-portrait.mp4`, 640, 426);
-clip(`${assets}/health.png`, `${media}/i2v-landscape.mp4`, 640, 426);
