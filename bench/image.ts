@@ -35,7 +35,7 @@ async function syntheticOldPhoto(mp: number): Promise<Buffer> {
     <line x1="${w * 0.7}" y1="0" x2="${w * 0.62}" y2="${h}" stroke="#111" stroke-width="${Math.max(1, w / 2000)}"/>
   </svg>`;
   return sharp(Buffer.from(svg)).greyscale().blur(1).toColourspace('srgb')
-    .composite([{ input: { create: { width: w, height: h, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 12 } } }, blend: 'overlay' }])
+    .composite([{ input: { create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 12 } } }, blend: 'overlay' }])
     .jpeg({ quality: 88 }).toBuffer();
 }
 

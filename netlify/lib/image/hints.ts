@@ -44,7 +44,7 @@ export function propagateHints(
       const v = L[yy * w + xx]; s += v; s2 += v * v; c++;
     }
     const m = s / c;
-    sig2[y * w + x] = Math.max(2, (s2 / c - m * m) * 0.6);
+    sig2[y * w + x] = Math.min(12, Math.max(2, (s2 / c - m * m) * 0.6)); // capped: a window straddling an edge must not make the edge look weak
   }
   // Edge weights (4 per pixel, each shared with a neighbour).
   const wt = new Float32Array(n * 4);

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { ImageInputError } from './errors';
 
 export type ImageFormat = 'jpeg' | 'png' | 'tiff';
@@ -82,7 +82,7 @@ export async function inspectImage(bytes: Uint8Array, allowed: readonly ImageFor
   if (dims.width * dims.height > MAX_INPUT_PIXELS) {
     throw new ImageInputError('Please upload an image of at most 40 megapixels.', 413);
   }
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch {
@@ -97,6 +97,6 @@ export async function inspectImage(bytes: Uint8Array, allowed: readonly ImageFor
 }
 
 /** A sharp pipeline for a validated upload: pixel limit enforced, EXIF orientation applied. */
-export function openImage(bytes: Uint8Array): sharp.Sharp {
+export function openImage(bytes: Uint8Array): Sharp {
   return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
 }

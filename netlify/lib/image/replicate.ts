@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type OutputInfo } from 'sharp';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { ColorizerError } from './errors';
 import { rgbBufferToLab } from './lab';
@@ -93,7 +93,7 @@ export function replicateColorizer(cfg: ReplicateConfig, extraInput: Record<stri
       const url = firstUrl(pred.output);
       if (!url) throw new ColorizerError('The colorization service returned no image.');
       const img = Buffer.from(await (await call(url, {}, opts?.signal)).arrayBuffer());
-      let decoded: { data: Buffer; info: sharp.OutputInfo };
+      let decoded: { data: Buffer; info: OutputInfo };
       try {
         decoded = await sharp(img, { limitInputPixels: 40_000_000 }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
       } catch (e) {

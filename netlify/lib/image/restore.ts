@@ -24,7 +24,7 @@ export type RestoreReport = { defectPixels: number; noiseSigma: number; stretch:
 async function median5(src: Float32Array, w: number, h: number): Promise<Float32Array> {
   const u8 = new Uint8Array(w * h);
   for (let i = 0; i < u8.length; i++) u8[i] = Math.max(0, Math.min(255, Math.round(src[i] * 2.55)));
-  const out = await sharp(u8, { raw: { width: w, height: h, channels: 1 } }).median(5).raw().toBuffer();
+  const out = await sharp(u8, { raw: { width: w, height: h, channels: 1 } }).median(5).toColourspace('b-w').raw().toBuffer(); // b-w: sharp would otherwise emit 3 channels
   const med = new Float32Array(w * h);
   for (let i = 0; i < med.length; i++) med[i] = out[i] / 2.55;
   return med;

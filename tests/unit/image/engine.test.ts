@@ -1,0 +1,89 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { ImageInputError, inspectImage, makePreview, restoreAndColorize } from '../../../netlify/lib/image';
+import { labToRgb, rgbToLab } from '../../../netlify/lib/image/lab';
+import { propagateHints } from '../../../netlify/lib/image/hints';
+import { restoreLuminance } from '../../../netlify/lib/image/restore';
+
+const ALL = ['jpeg', 'png', 'tiff'] as const;
+const grey = (w: number, h: number, v: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: v, g: v, b: v } } });
+
+describe('inspectImage (content sniffing and limits)', () => {
+  it('accepts a PNG whatever it is called and reports its size', async () => {
+    const png = await grey(40, 30, 128).png().toBuffer();
+    expect(await inspectImage(png, ALL)).toEqual({ format: 'png', width: 40, height: 30 });
+  });
+  it('refuses text and GIF with the exact message, and respects the allowed list', async () => {
+    await expect(inspectImage(Buffer.from('hello, I am not a photo'), ALL)).rejects.toThrow('Please upload a valid image file (JPEG, PNG, TIFF)');
+    const gif = await grey(8, 8, 10).gif().toBuffer();
+    await expect(inspectImage(gif, ALL)).rejects.toBeInstanceOf(ImageInputError);
+    const tiff = await grey(8, 8, 10).tiff().toBuffer();
+    await expect(inspectImage(tiff, ['jpeg', 'png'])).rejects.toThrow('Please upload a valid image file (JPEG, PNG)');
+  });
+  it('refuses a tiny PNG whose header claims 20000×20000 before decoding', async () => {
+    const png = Buffer.from(await grey(4, 4, 0).png().toBuffer());
+    png.writeUInt32BE(20000, 16);
+    png.writeUInt32BE(20000, 20);
+    await expect(inspectImage(png, ALL)).rejects.toThrow(/40 megapixels/);
+  });
+  it('refuses files over 15 MB', async () => {
+    const big = Buffer.alloc(15 * 1024 * 1024 + 1);
+    big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await expect(inspectImage(big, ALL)).rejects.toThrow(/15 MB/);
+  });
+});
+
+describe('Lab', () => {
+  it('round-trips sRGB through Lab', () => {
+    for (const [r, g, b] of [[0, 0, 0], [255, 255, 255], [200, 30, 90], [12, 180, 250], [128, 128, 128]]) {
+      const [L, a, bb] = rgbToLab(r, g, b);
+      expect(labToRgb(L, a, bb)).toEqual([r, g, b]);
+    }
+    expect(rgbToLab(255, 255, 255)[0]).toBeCloseTo(100, 3);
+  });
+});
+
+describe('restoration', () => {
+  it('removes a thin bright scratch and keeps flat regions flat and the edge sharp', async () => {
+    const w = 200, h = 120;
+    const L = new Float32Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) L[y * w + x] = x < 100 ? 30 : 70;
+    for (let y = 0; y < h; y++) L[y * w + 50] = 95; // scratch in the dark half
+    const { L: out } = await restoreLuminance(L, w, h, { workPixels: 1e6, denoise: 0.85, localContrast: 0, sharpen: 0.5, fade: 0 });
+    for (let y = 5; y < h - 5; y++) expect(Math.abs(out[y * w + 50] - out[y * w + 40])).toBeLessThan(3);
+    const row = 60 * w;
+    expect(Math.abs(out[row + 20] - out[row + 30])).toBeLessThan(1);
+    expect(out[row + 102] - out[row + 97]).toBeGreaterThan(35); // edge not smeared over 5 px
+  });
+});
+
+describe('colour hints', () => {
+  it('propagate within a region and stop at an edge', () => {
+    const w = 64, h = 32;
+    const L = new Float32Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) L[y * w + x] = x < 32 ? 30 : 80;
+    const base = { a: new Float32Array(w * h), b: new Float32Array(w * h), width: w, height: h };
+    const out = propagateHints(L, w, h, base, [{ x: 0.1, y: 0.5, color: '#d02020' }]);
+    expect(out.a[16 * w + 28]).toBeGreaterThan(30); // far side of the same region
+    expect(Math.abs(out.a[16 * w + 36])).toBeLessThan(5); // across the edge
+  });
+});
+
+describe('restoreAndColorize and previews', () => {
+  it('colorizes a grey photo offline, strips metadata, and the preview carries the watermark', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="240"><rect width="320" height="240" fill="#bbb"/><rect y="150" width="320" height="90" fill="#555"/><circle cx="100" cy="110" r="40" fill="#333"/></svg>`;
+    const input = await sharp(Buffer.from(svg)).greyscale().toColourspace('srgb').withMetadata({ exif: { IFD0: { Copyright: 'secret' } } }).jpeg().toBuffer();
+    const res = await restoreAndColorize(input, { model: 'sd-xl' });
+    expect(res.tone).toBe('grey');
+    expect(res.method).toMatch(/exemplar/);
+    const meta = await sharp(res.image).metadata();
+    expect([meta.width, meta.height, meta.exif]).toEqual([320, 240, undefined]);
+    const stats = await sharp(res.image).stats();
+    expect(Math.abs(stats.channels[0].mean - stats.channels[2].mean)).toBeGreaterThan(1); // not grey any more
+    const preview = await makePreview(res.image, 'Lumora AI');
+    const [c, p] = await Promise.all([sharp(res.image).raw().toBuffer(), sharp(preview).raw().toBuffer()]);
+    let brighter = 0;
+    for (let i = 0; i < c.length; i++) if (p[i] > c[i] + 12) brighter++;
+    expect(brighter).toBeGreaterThan(200); // white text burned in
+  });
+});
