@@ -37,7 +37,7 @@ export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }
     id: 'sd-xl',
     name: 'Colorization and restoration with detail preservation',
     description:
-      'Full restoration (dust and scratch removal, edge-preserving denoising, fade and colour-cast correction, local contrast, gentle sharpening) at full resolution, then colorization of black-and-white or sepia photos with our best available colorizer.',
+      'Full restoration (dust and scratch removal, edge-preserving denoising, fade and colour-cast correction, local contrast, gentle sharpening) at full resolution, then colorization of black-and-white or sepia photos. Colour comes from exemplar-based colour transfer: matched regions of similar photos in a reference library lend their colours (a neural or hosted colorizer is used instead where this site is configured with one). Add colour hints to correct any region.',
   },
   {
     id: 'sd-v1.5',
