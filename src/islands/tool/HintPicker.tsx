@@ -7,6 +7,9 @@ import type { ColorHint } from '../../lib/tool/api';
  */
 export interface HintPickerProps {
   imageUrl: string;
+  /** Result size, so the picture keeps its box (and stays clickable) while it loads. */
+  width?: number;
+  height?: number;
   hints: ColorHint[];
   onChange: (hints: ColorHint[]) => void;
   onApply: () => void;
@@ -16,7 +19,7 @@ export interface HintPickerProps {
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
-export default function HintPicker({ imageUrl, hints, onChange, onApply, busy, max = 32 }: HintPickerProps) {
+export default function HintPicker({ imageUrl, width, height, hints, onChange, onApply, busy, max = 32 }: HintPickerProps) {
   const [color, setColor] = useState('#c0392b');
 
   const place = (x: number, y: number) => {
@@ -57,7 +60,7 @@ export default function HintPicker({ imageUrl, hints, onChange, onApply, busy, m
         className="relative mt-3 cursor-crosshair overflow-hidden rounded-md border border-border"
         data-testid="hint-canvas"
       >
-        <img src={imageUrl} alt="Result, click to place a colour hint" className="block w-full" decoding="async" draggable={false} />
+        <img src={imageUrl} width={width} height={height} alt="Result, click to place a colour hint" className="block h-auto w-full" decoding="async" draggable={false} />
         {hints.map((h, i) => (
           <span
             key={`${h.x}-${h.y}-${i}`}

@@ -227,7 +227,7 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
             <p className="text-xs text-muted">
               The preview and its download carry a watermark; after purchase you download the full-resolution file without it.
             </p>
-            <HintPicker imageUrl={result.processedUrl} hints={hints} onChange={setHints} onApply={apply} busy={applying} />
+            <HintPicker imageUrl={result.processedUrl} width={result.width ?? undefined} height={result.height ?? undefined} hints={hints} onChange={setHints} onApply={apply} busy={applying} />
           </div>
         )}
       </ResultPanel>
