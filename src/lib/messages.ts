@@ -27,6 +27,7 @@ export const MSG = {
   imageSuccess: 'Image processed successfully!',
   imageError: (message?: string) => (message ? `Error processing image: ${message}` : 'Error processing image. Please try again.'),
   imageDownloaded: 'Image downloaded successfully!',
+  downloadFailed: 'Download failed. Please try again.',
   imagesLoadError: 'There was an error loading the images. Please try again.',
 
   // Video tool

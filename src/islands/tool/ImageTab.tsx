@@ -105,7 +105,7 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
       await downloadAs(result.processedUrl, `restored-image-${Date.now()}.jpg`);
       toast.success(MSG.imageDownloaded);
     } catch (error) {
-      toast.error(error instanceof Error ? error.message : 'Download failed. Please try again.');
+      toast.error(error instanceof Error ? error.message : MSG.downloadFailed);
     }
   };
 

@@ -132,7 +132,7 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
       await downloadAs(result.videoUrl, `generated-video-${Date.now()}.mp4`);
       toast.success(MSG.videoDownloaded, videoToast);
     } catch (error) {
-      toast.error(error instanceof Error ? error.message : 'Download failed. Please try again.');
+      toast.error(error instanceof Error ? error.message : MSG.downloadFailed);
     }
   };
 

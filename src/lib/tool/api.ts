@@ -178,7 +178,7 @@ export async function checkVideoAvailability(): Promise<VideoAvailability> {
 /** Saves a URL's bytes under `filename` (fetched as a blob so the name sticks across origins). */
 export async function downloadAs(url: string, filename: string): Promise<void> {
   const res = await fetch(url);
-  if (!res.ok) throw new ApiError('Download failed. Please try again.', res.status);
+  if (!res.ok) throw new ApiError(MSG.downloadFailed, res.status);
   const blob = await res.blob();
   const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
