@@ -20,57 +20,98 @@ export function sniffFormat(bytes: Uint8Array): ImageFormat | null {
   return null;
 }
 
+type JpegSegment = { marker: number; offset: number };
+
+/** The marker segments of a JPEG up to its first scan (SOS, included) or its end; skips padding and stray bytes. */
+function* jpegSegments(bytes: Uint8Array, dv: DataView): Generator<JpegSegment> {
+  let p = 2;
+  while (p + 4 <= bytes.length) {
+    if (bytes[p] !== 0xff) { p++; continue; }
+    const marker = bytes[p + 1];
+    if (marker === 0xff) { p++; continue; }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { p += 2; continue; }
+    yield { marker, offset: p };
+    const len = dv.getUint16(p + 2);
+    if (marker === 0xda || marker === 0xd9 || len < 2) return;
+    p += 2 + len;
+  }
+}
+
+/** TIFF tags of the first IFD (values of SHORT and LONG entries, inline or at their offset). */
+function tiffTags(bytes: Uint8Array, dv: DataView): Map<number, number[]> | null {
+  if (bytes.length < 8) return null;
+  const le = bytes[0] === 0x49;
+  const ifd = dv.getUint32(4, le);
+  if (ifd + 2 > bytes.length) return null;
+  const tags = new Map<number, number[]>();
+  const count = dv.getUint16(ifd, le);
+  for (let k = 0; k < count; k++) {
+    const e = ifd + 2 + k * 12;
+    if (e + 12 > bytes.length) break;
+    const tag = dv.getUint16(e, le), type = dv.getUint16(e + 2, le), n = dv.getUint32(e + 4, le);
+    const size = type === 3 ? 2 : type === 4 ? 4 : 0;
+    if (!size) continue;
+    const at = n * size <= 4 ? e + 8 : dv.getUint32(e + 8, le);
+    if (at + n * size > bytes.length) return null;
+    tags.set(tag, Array.from({ length: n }, (_, i) => (size === 2 ? dv.getUint16(at + 2 * i, le) : dv.getUint32(at + 4 * i, le))));
+  }
+  return tags;
+}
+
+const SOF = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc; // not DHT, JPG, DAC
+
 /**
  * Width and height as declared in the file header, read without decoding anything, so a
  * decompression bomb is refused before libvips allocates for it. Null when the header is unreadable.
  */
 export function headerDimensions(bytes: Uint8Array, format: ImageFormat): { width: number; height: number } | null {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let dims: { width: number; height: number } | null = null;
   if (format === 'png') {
-    if (bytes.length < 24) return null;
-    return { width: dv.getUint32(16), height: dv.getUint32(20) };
-  }
-  if (format === 'jpeg') {
-    let p = 2;
-    while (p + 4 <= bytes.length) {
-      if (bytes[p] !== 0xff) { p++; continue; }
-      const marker = bytes[p + 1];
-      if (marker === 0xff) { p++; continue; }
-      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { p += 2; continue; }
-      const len = dv.getUint16(p + 2);
-      // SOF0..SOF15, except DHT (C4), JPG (C8) and DAC (CC).
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        if (p + 9 > bytes.length) return null;
-        return { height: dv.getUint16(p + 5), width: dv.getUint16(p + 7) };
-      }
-      if (marker === 0xda || marker === 0xd9) return null;
-      p += 2 + len;
+    // The first chunk must be IHDR.
+    if (bytes.length >= 24 && dv.getUint32(12) === 0x49484452) dims = { width: dv.getUint32(16), height: dv.getUint32(20) };
+  } else if (format === 'jpeg') {
+    for (const { marker, offset } of jpegSegments(bytes, dv)) {
+      if (!SOF(marker)) continue;
+      if (offset + 9 <= bytes.length) dims = { height: dv.getUint16(offset + 5), width: dv.getUint16(offset + 7) };
+      break;
     }
-    return null;
+  } else {
+    const tags = tiffTags(bytes, dv);
+    dims = tags && { width: tags.get(256)?.[0] ?? 0, height: tags.get(257)?.[0] ?? 0 };
   }
-  // TIFF: first IFD, tags ImageWidth (256) and ImageLength (257).
-  if (bytes.length < 8) return null;
-  const le = bytes[0] === 0x49;
-  const ifd = dv.getUint32(4, le);
-  if (ifd + 2 > bytes.length) return null;
-  const count = dv.getUint16(ifd, le);
-  let width = 0, height = 0;
-  for (let k = 0; k < count; k++) {
-    const e = ifd + 2 + k * 12;
-    if (e + 12 > bytes.length) break;
-    const tag = dv.getUint16(e, le), type = dv.getUint16(e + 2, le);
-    const value = type === 3 ? dv.getUint16(e + 8, le) : dv.getUint32(e + 8, le);
-    if (tag === 256) width = value;
-    if (tag === 257) height = value;
-  }
-  return width && height ? { width, height } : null;
+  return dims && dims.width > 0 && dims.height > 0 ? dims : null;
 }
+
+/**
+ * Whether the file holds all of its image data (an upload cut short passes the header checks and
+ * libvips' metadata, then fails half-way through decoding): a JPEG's end-of-image marker after its
+ * first scan (entropy-coded data never contains FF D9), a PNG's IEND chunk, a TIFF's strips or tiles
+ * within the file.
+ */
+function complete(bytes: Uint8Array, format: ImageFormat): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (format === 'png') return buf.indexOf(Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44]), 8) > 0;
+  if (format === 'jpeg') {
+    const scan = [...jpegSegments(bytes, dv)].find((s) => s.marker === 0xda);
+    return !!scan && buf.indexOf(Buffer.from([0xff, 0xd9]), scan.offset + 2) > 0;
+  }
+  const tags = tiffTags(bytes, dv);
+  if (!tags) return false;
+  const offsets = tags.get(273) ?? tags.get(324) ?? [];
+  const counts = tags.get(279) ?? tags.get(325) ?? [];
+  return offsets.length > 0 && offsets.every((o, i) => o + (counts[i] ?? 0) <= bytes.length);
+}
+
+const DAMAGED = 'This image file appears to be damaged and could not be read.';
 
 export type InspectedImage = { format: ImageFormat; width: number; height: number };
 
 /**
  * Validates an upload by content: allowed format, ≤ 15 MB, ≤ 40 MP (checked from the header before
- * any decoding), and a header libvips can read. Width/height are after EXIF orientation.
+ * any decoding), all of its image data present, and a header libvips can read. Width/height are
+ * after EXIF orientation.
  */
 export async function inspectImage(bytes: Uint8Array, allowed: readonly ImageFormat[]): Promise<InspectedImage> {
   if (!bytes || bytes.length === 0) throw new ImageInputError('The uploaded file is empty.');
@@ -78,18 +119,19 @@ export async function inspectImage(bytes: Uint8Array, allowed: readonly ImageFor
   const format = sniffFormat(bytes);
   if (!format || !allowed.includes(format)) throw new ImageInputError(wrongTypeMessage(allowed), 415);
   const dims = headerDimensions(bytes, format);
-  if (!dims) throw new ImageInputError('This image file appears to be damaged and could not be read.');
+  if (!dims) throw new ImageInputError(DAMAGED);
   if (dims.width * dims.height > MAX_INPUT_PIXELS) {
     throw new ImageInputError('Please upload an image of at most 40 megapixels.', 413);
   }
+  if (!complete(bytes, format)) throw new ImageInputError(DAMAGED);
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch {
-    throw new ImageInputError('This image file appears to be damaged and could not be read.');
+    throw new ImageInputError(DAMAGED);
   }
   if (!meta.width || !meta.height || meta.format !== (format === 'jpeg' ? 'jpeg' : format)) {
-    throw new ImageInputError('This image file appears to be damaged and could not be read.');
+    throw new ImageInputError(DAMAGED);
   }
   if (meta.width * meta.height > MAX_INPUT_PIXELS) throw new ImageInputError('Please upload an image of at most 40 megapixels.', 413);
   const swap = (meta.orientation ?? 1) >= 5;

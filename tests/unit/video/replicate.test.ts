@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +7,7 @@ import { ffmpegPath } from '../../../netlify/lib/video/ffmpeg';
 import { logProgress, renderReplicate, replicateConfigFromEnv, VideoEngineError } from '../../../netlify/lib/video/replicate';
 import { selectVideoEngine } from '../../../netlify/lib/video/engine';
 import { decodeFrames, probe, texturedImage, topLevelBoxes } from './helpers';
+import { FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';
 
 /** A real clip as a hosted model would return it (no faststart; optionally another codec / odd size). */
 async function makeClip(args: string[]): Promise<Buffer> {
@@ -24,97 +23,29 @@ async function makeClip(args: string[]): Promise<Buffer> {
   return buf;
 }
 
-type Recorded = { method: string; url: string; auth?: string; body: any };
-
-/** Speaks enough of Replicate's predictions API: create, get (starting → processing → terminal), cancel, file download. */
-class FakeReplicate {
-  server!: Server;
-  base = '';
-  requests: Recorded[] = [];
-  clips: Record<string, Buffer> = {};
-  /** Per prediction id: the statuses returned by successive GETs. */
-  scripts: Record<string, any[]> = {};
-  canceled: string[] = [];
-
-  async start() {
-    this.server = createServer(async (req, res) => {
-      const body = await readBody(req);
-      const url = req.url ?? '';
-      this.requests.push({ method: req.method ?? '', url, auth: req.headers.authorization, body: body ? JSON.parse(body) : null });
-      const json = (status: number, data: unknown) => {
-        res.writeHead(status, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(data));
-      };
-      if (req.headers.authorization !== 'Bearer test-token' && !url.startsWith('/files/')) {
-        return json(401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
-      }
-      const create = /^\/v1\/models\/acme\/([\w-]+)\/predictions$/.exec(url);
-      if (req.method === 'POST' && (create || url === '/v1/predictions')) {
-        const parsed = JSON.parse(body);
-        const model = create ? create[1] : `version-${parsed.version}`;
-        if (model === 'broken') return json(422, { title: 'Input validation failed', detail: 'image: Does not match format "uri"', status: 422 });
-        const id = `${model}-${this.requests.length}`;
-        this.scripts[id] = this.script(model);
-        return json(201, {
-          id,
-          status: 'starting',
-          logs: '',
-          urls: { get: `${this.base}/v1/predictions/${id}`, cancel: `${this.base}/v1/predictions/${id}/cancel` },
-        });
-      }
-      const get = /^\/v1\/predictions\/([\w-]+)$/.exec(url);
-      if (req.method === 'GET' && get && this.scripts[get[1]]) {
-        const script = this.scripts[get[1]];
-        return json(200, { id: get[1], ...(script.length > 1 ? script.shift() : script[0]) });
-      }
-      const cancel = /^\/v1\/predictions\/([\w-]+)\/cancel$/.exec(url);
-      if (req.method === 'POST' && cancel) {
-        this.canceled.push(cancel[1]);
-        return json(200, { id: cancel[1], status: 'canceled' });
-      }
-      const file = /^\/files\/(\w+)\.mp4$/.exec(url);
-      if (file && this.clips[file[1]]) {
-        res.writeHead(200, { 'Content-Type': 'video/mp4' });
-        return res.end(this.clips[file[1]]);
-      }
-      json(404, { detail: 'Not found', status: 404 });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  script(model: string): any[] {
-    const processing = (pct: number) => ({ status: 'processing', logs: `Loading model\n${pct}%|████      | ${pct / 5}/20 [00:04<00:04]` });
-    switch (model) {
-      case 'i2v':
-      case 'version-abc123':
-        return [{ status: 'starting' }, processing(25), processing(75), { status: 'succeeded', output: `${this.base}/files/h264.mp4` }];
-      case 'odd':
-        return [processing(50), { status: 'succeeded', output: [`${this.base}/files/odd.mp4`] }];
-      case 'oom':
-        return [processing(10), { status: 'failed', error: 'CUDA out of memory', logs: 'Traceback ...' }];
-      case 'slow':
-        return [processing(5)];
-      default:
-        return [{ status: 'canceled' }];
-    }
-  }
-
-  stop() {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+/** What the stand-in answers for each model used below (the model's name picks the scenario). */
+function videoScript(target: CreateTarget): CreateReply {
+  const model = target.name ?? `version-${target.version}`;
+  const processing = (pct: number) => ({ status: 'processing', logs: `Loading model\n${pct}%|████      | ${pct / 5}/20 [00:04<00:04]` });
+  switch (model) {
+    case 'broken':
+      return { error: 422, detail: 'image: Does not match format "uri"' };
+    case 'i2v':
+    case 'version-abc123':
+      return { script: [{ status: 'starting' }, processing(25), processing(75), { status: 'succeeded', output: fake.fileUrl('h264.mp4') }] };
+    case 'odd':
+      return { script: [processing(50), { status: 'succeeded', output: [fake.fileUrl('odd.mp4')] }] };
+    case 'oom':
+      return { script: [processing(10), { status: 'failed', error: 'CUDA out of memory', logs: 'Traceback ...' }] };
+    case 'slow':
+      return { script: [processing(5)] };
+    default:
+      return { script: [{ status: 'canceled' }] };
   }
 }
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => resolve(data));
-  });
-}
+const fake = new FakeReplicate(videoScript);
 
 describe('Replicate engine against a local predictions API', () => {
-  const fake = new FakeReplicate();
   let image: Buffer;
   const env = (model: string) => ({
     REPLICATE_API_TOKEN: 'test-token',
@@ -126,11 +57,14 @@ describe('Replicate engine against a local predictions API', () => {
 
   beforeAll(async () => {
     await fake.start();
-    [image, fake.clips.h264, fake.clips.odd] = await Promise.all([
+    let h264: Buffer, odd: Buffer;
+    [image, h264, odd] = await Promise.all([
       texturedImage(800, 450),
       makeClip(['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']),
       makeClip(['-vf', 'scale=641:361', '-c:v', 'mpeg4']),
     ]);
+    fake.files['h264.mp4'] = { type: 'video/mp4', body: h264 };
+    fake.files['odd.mp4'] = { type: 'video/mp4', body: odd };
   }, 60_000);
   afterAll(() => fake.stop());
 
@@ -147,7 +81,7 @@ describe('Replicate engine against a local predictions API', () => {
 
     expect(r).toMatchObject({ width: 640, height: 360, frames: 48 });
     expect(r.durationSeconds).toBeCloseTo(2, 1);
-    expect(r.video.equals(fake.clips.h264)).toBe(false); // remuxed…
+    expect(r.video.equals(fake.files['h264.mp4'].body)).toBe(false); // remuxed…
     const boxes = topLevelBoxes(r.video);
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat')); // …with faststart
     const [v, p] = await Promise.all([probe(r.video), probe(r.preview)]);
