@@ -30,6 +30,10 @@ const fInv = (f: number) => {
   return f3 > EPS ? f3 : (116 * f - 16) / KAPPA;
 };
 
+/** Relative luminance Y (0..1) of L* (0..100), and back. */
+export const lToY = (L: number) => fInv((L + 16) / 116);
+export const yToL = (Y: number) => 116 * fLab(Y) - 16;
+
 const LIN8 = new Float32Array(256).map((_, i) => srgbToLinear(i / 255));
 /** L* of a neutral grey of 8-bit sRGB value v. */
 export const GREY_TO_L = new Float32Array(256).map((_, i) => 116 * fLab(LIN8[i]) - 16);

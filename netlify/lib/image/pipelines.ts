@@ -15,21 +15,21 @@ export type Pipeline = {
 
 export const PIPELINES: Record<ImageModel, Pipeline> = {
   'sd-xl': {
-    restore: { workPixels: 2_000_000, denoise: 0.85, localContrast: 0.25, sharpen: 0.5, fade: 1 },
+    restore: { workPixels: 2_000_000, denoise: 0.85, localContrast: 0, sharpen: 0.5, fade: 1, vignette: 0.12 },
     colourSide: 320,
     quality: 'full',
     saturation: 1,
     splitTone: false,
   },
   'sd-v1.5': {
-    restore: { workPixels: 800_000, denoise: 0.8, localContrast: 0, sharpen: 0.4, fade: 1 },
+    restore: { workPixels: 800_000, denoise: 0.8, localContrast: 0, sharpen: 0.4, fade: 1, vignette: 0.12 },
     colourSide: 192,
     quality: 'fast',
     saturation: 1,
     splitTone: false,
   },
   'kandinsky-2': {
-    restore: { workPixels: 2_000_000, denoise: 0.85, localContrast: 0.4, sharpen: 0.5, fade: 1 },
+    restore: { workPixels: 2_000_000, denoise: 0.85, localContrast: 0.4, sharpen: 0.5, fade: 1, vignette: 0.12 },
     colourSide: 320,
     quality: 'full',
     saturation: 1.4,

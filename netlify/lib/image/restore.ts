@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { linearToSrgb, lToY, srgbToLinear, yToL } from './lab';
 import { boxMean, downsample, fitSize, guidedCoefficients, percentile, upsample } from './planes';
 
 // Luminance restoration. Every step works on CIELAB L* (0..100). The analysis (median, noise
@@ -16,7 +17,43 @@ export type RestoreOptions = {
   sharpen: number;
   /** 0..1: how far the faded tonal range is stretched back to full scale. */
   fade: number;
+  /** Corner brightening of the lens fall-off correction (0 = off; 0.12 ≈ a mild old-lens vignette). */
+  vignette: number;
 };
+
+/** L* (0..100) → display value (sRGB-encoded grey, 0..1) and back. */
+function lToValue(L: number): number {
+  return linearToSrgb(lToY(L));
+}
+function valueToL(v: number): number {
+  return yToL(srgbToLinear(v));
+}
+
+/** Display value the darkest tones (0.5th percentile) are brought back to. */
+const BLACK = 0.02;
+
+/**
+ * Tone curve undoing a fade, in display value v (sRGB grey 0..1), anchored at the median so the
+ * photo's overall key is kept: shadows stretched so the 0.5th percentile returns to black,
+ * highlights by the same gain at most (less if the 99.5th percentile would pass white). Blended
+ * with the identity by `amount`; returned as a 257-entry table over L*.
+ */
+export function fadeCurve(loV: number, midV: number, hiV: number, amount: number): (L: number) => number {
+  const gLo = (midV - BLACK) / Math.max(0.05, midV - loV);
+  const gHi = Math.min(gLo, (1 - midV) / Math.max(0.05, hiV - midV));
+  const lut = new Float32Array(257);
+  for (let k = 0; k <= 256; k++) {
+    const L = (k / 256) * 100;
+    const v0 = lToValue(L);
+    const v = Math.min(1, Math.max(0, midV + (v0 - midV) * (v0 < midV ? gLo : gHi)));
+    lut[k] = L + amount * (valueToL(v) - L);
+  }
+  return (L: number) => {
+    const x = Math.min(256, Math.max(0, (L / 100) * 256));
+    const k = Math.min(255, x | 0), f = x - k;
+    return lut[k] + f * (lut[k + 1] - lut[k]);
+  };
+}
 
 export type RestoreReport = { defectPixels: number; noiseSigma: number; stretch: [number, number] };
 
@@ -37,22 +74,99 @@ function noiseSigma(resid: Float32Array): number {
   return 1.4826 * percentile(abs, 0.5, 0, 50, 4096);
 }
 
+/** Mean of `src` along a line of 2·half+1 pixels in direction (dx, dy), clamped at the borders. */
+function lineMean(src: Float32Array, w: number, h: number, dx: number, dy: number, half: number): Float32Array {
+  const out = new Float32Array(w * h);
+  const n = 2 * half + 1;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    let s = 0;
+    for (let k = -half; k <= half; k++) {
+      const xx = Math.min(w - 1, Math.max(0, x + k * dx)), yy = Math.min(h - 1, Math.max(0, y + k * dy));
+      s += src[yy * w + xx];
+    }
+    out[y * w + x] = s / n;
+  }
+  return out;
+}
+
+const DIRECTIONS: [number, number][] = [[1, 0], [0, 1], [1, 1], [1, -1]];
+
 /**
- * Dust and scratch mask: pixels that differ from their 5×5 median by much more than the grain and
- * the local structure explain. A thin line or speck disappears in the median; real texture raises
- * the local spread of the median itself and so raises the threshold.
+ * Keeps the candidate components that look like damage: long thin lines (scratches) anywhere, and
+ * small specks (dust) only where few other candidates are around. Crowds of specks are texture —
+ * sunlit leaves, gravel, lettering — and stay as they are.
+ */
+export function keepDefectShapes(raw: Uint8Array, w: number, h: number): void {
+  const n = w * h;
+  const label = new Int32Array(n).fill(-1);
+  const comps: { pixels: number[]; minX: number; maxX: number; minY: number; maxY: number }[] = [];
+  const stack: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (!raw[s] || label[s] >= 0) continue;
+    const c = { pixels: [] as number[], minX: w, maxX: 0, minY: h, maxY: 0 };
+    label[s] = comps.length; stack.push(s);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % w, y = (p - x) / w;
+      c.pixels.push(p);
+      if (x < c.minX) c.minX = x; if (x > c.maxX) c.maxX = x; if (y < c.minY) c.minY = y; if (y > c.maxY) c.maxY = y;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+        const xx = x + dx, yy = y + dy;
+        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+        const q = yy * w + xx;
+        if (raw[q] && label[q] < 0) { label[q] = comps.length; stack.push(q); }
+      }
+    }
+    comps.push(c);
+  }
+  const rf = new Float32Array(n);
+  for (let i = 0; i < n; i++) rf[i] = raw[i];
+  const R = 7, density = boxMean(rf, w, h, R), win = (2 * R + 1) ** 2;
+  const LINE_MIN = Math.max(10, Math.round(Math.max(w, h) / 20));
+  for (const c of comps) {
+    const length = Math.max(c.maxX - c.minX, c.maxY - c.minY) + 1;
+    const thin = c.pixels.length <= 2.5 * length;
+    if (length >= LINE_MIN && thin) continue; // scratch
+    if (c.pixels.length <= 30) {
+      // Speck: dust only if nothing else in its 15×15 neighbourhood looks like an outlier.
+      const p = c.pixels[(c.pixels.length / 2) | 0];
+      const others = density[p] * win - c.pixels.length;
+      if (others <= 0) continue; // dust
+    }
+    for (const p of c.pixels) raw[p] = 0;
+  }
+}
+
+/**
+ * Dust and scratch mask. A defect is a *sparse* outlier against the 5×5 median: much stronger than
+ * the grain and than the residuals around it (so fine texture — foliage, lettering, fabric, whose
+ * residuals are dense — is left alone). Scratches are also found when faint, by direction: along a
+ * scratch the residual keeps its sign, so its mean over a 9-pixel line in the scratch's direction
+ * stays high, while grain and texture average out.
  */
 export function defectMask(Lw: Float32Array, med: Float32Array, w: number, h: number, sigma: number): Uint8Array {
   const n = w * h;
-  const m2 = new Float32Array(n);
-  for (let i = 0; i < n; i++) m2[i] = med[i] * med[i];
+  const resid = new Float32Array(n), absR = new Float32Array(n), m2 = new Float32Array(n);
+  for (let i = 0; i < n; i++) { resid[i] = Lw[i] - med[i]; absR[i] = Math.abs(resid[i]); m2[i] = med[i] * med[i]; }
   const mm = boxMean(med, w, h, 2), mm2 = boxMean(m2, w, h, 2);
+  const activity = boxMean(absR, w, h, 4); // mean |residual| around the pixel: high in texture
+  const lines = DIRECTIONS.map(([dx, dy]) => lineMean(resid, w, h, dx, dy, 4));
   const raw = new Uint8Array(n);
   const floor = Math.max(5, 3.5 * sigma);
+  const lineFloor = Math.max(2.5, 1.6 * sigma);
   for (let i = 0; i < n; i++) {
+    const r = absR[i];
+    if (r < Math.max(2, 1.5 * sigma)) continue;
     const spread = Math.sqrt(Math.max(0, mm2[i] - mm[i] * mm[i]));
-    if (Math.abs(Lw[i] - med[i]) > floor + 0.9 * spread) raw[i] = 1;
+    const sparse = r > 3 * activity[i];
+    if (r > floor + 0.9 * spread && sparse) { raw[i] = 1; continue; }
+    // Faint scratch: residual coherent along one direction, same sign as the pixel's own.
+    for (const line of lines) {
+      const lm = line[i];
+      if (Math.sign(lm) === Math.sign(resid[i]) && Math.abs(lm) > lineFloor + 0.5 * spread && Math.abs(lm) > 2 * activity[i]) { raw[i] = 1; break; }
+    }
   }
+  keepDefectShapes(raw, w, h);
   // Grow by one pixel so the soft rim of a scratch goes too.
   const mask = new Uint8Array(n);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
@@ -115,13 +229,12 @@ export async function restoreLuminance(
   }
   lap('denoise');
 
-  // 3. Fade: stretch the 0.5–99.5 % range of L* back towards full scale (never compress it).
-  const lo = percentile(Lc, 0.005), hi = percentile(Lc, 0.995);
-  const fullGain = Math.min(2.5, Math.max(1, 94 / Math.max(1e-3, hi - lo)));
-  const gain = 1 + opts.fade * (fullGain - 1);
-  // Map lo→3 and the range with `gain`; when not fully stretched keep the midpoint where it was.
-  const mid = (lo + hi) / 2, newMid = 3 + (gain * (hi - lo)) / 2;
-  const target = 3 + (1 - opts.fade) * (mid - newMid);
+  // 3. Fade. A faded print lifts its blacks and dims its whites in *print density*, i.e. an affine
+  //    squeeze of the display value (sRGB), not of L*: undo it there. Blacks (0.5th percentile) go
+  //    back to black; the highlights are stretched to white only if they are bright enough to have
+  //    been white — a dark-toned photo keeps its dark tone instead of being pushed to full scale.
+  const lo = percentile(Lc, 0.005), hi = percentile(Lc, 0.995), md = percentile(Lc, 0.5);
+  const curve = fadeCurve(lToValue(lo), lToValue(md), lToValue(hi), opts.fade);
   // 4. Local contrast: add back a share of the detail above an edge-aware base layer.
   const baseR = Math.max(4, Math.round(Math.min(w, h) / 40));
   const base = opts.localContrast > 0 ? guidedCoefficients(Lc, Lc, w, h, baseR, 60) : null;
@@ -130,8 +243,25 @@ export async function restoreLuminance(
   for (let i = 0; i < N; i++) {
     let v = out[i];
     if (Au && Bu) { const b = Au[i] * v + Bu[i]; v = b + (1 + alpha) * (v - b); }
-    out[i] = target + (v - lo) * gain;
+    out[i] = curve(v);
   }
+  // Lens fall-off: old lenses darken the corners; brighten them by the prior 1 / (1 − k·r²)
+  // (r = 1 at the corners). Estimating k per photo proved unreliable (content looks like
+  // vignetting), so this is a fixed, mild correction; 0 turns it off.
+  if (opts.vignette > 0) {
+    const cx = (W - 1) / 2, cy = (H - 1) / 2, R2 = cx * cx + cy * cy || 1;
+    const toV = new Float32Array(1025).map((_, k) => lToValue(k / 10.24));
+    for (let y = 0; y < H; y++) {
+      const dy2 = (y - cy) ** 2;
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        const g = 1 / (1 - opts.vignette * (((x - cx) ** 2 + dy2) / R2));
+        if (g < 1.002) continue;
+        out[i] = valueToL(Math.min(1, toV[Math.min(1024, Math.max(0, Math.round(out[i] * 10.24)))] * g));
+      }
+    }
+  }
+  const gain = curve(60) - curve(40) > 0 ? (curve(60) - curve(40)) / 20 : 1;
   lap('tone');
 
   // 5. Gentle sharpening: binomial 3×3 unsharp mask, soft-thresholded at the grain level so the

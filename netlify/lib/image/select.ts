@@ -15,6 +15,6 @@ export function activeColorizer(env: NodeJS.ProcessEnv = process.env): { id: Col
 export function createColorizer(env: NodeJS.ProcessEnv = process.env, extraInput: Record<string, unknown> = {}): Colorizer {
   const rep = replicateConfig(env);
   if (rep) return replicateColorizer(rep, extraInput);
-  if (onnxModelAvailable(env)) return onnxColorizer({ modelPath: onnxModelPath(env) });
+  if (onnxModelAvailable(env)) return onnxColorizer({ modelPath: onnxModelPath(env), env });
   return exemplarColorizer();
 }

@@ -49,7 +49,7 @@ describe('restoration', () => {
     const L = new Float32Array(w * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) L[y * w + x] = x < 100 ? 30 : 70;
     for (let y = 0; y < h; y++) L[y * w + 50] = 95; // scratch in the dark half
-    const { L: out } = await restoreLuminance(L, w, h, { workPixels: 1e6, denoise: 0.85, localContrast: 0, sharpen: 0.5, fade: 0 });
+    const { L: out } = await restoreLuminance(L, w, h, { workPixels: 1e6, denoise: 0.85, localContrast: 0, sharpen: 0.5, fade: 0, vignette: 0 });
     for (let y = 5; y < h - 5; y++) expect(Math.abs(out[y * w + 50] - out[y * w + 40])).toBeLessThan(3);
     const row = 60 * w;
     expect(Math.abs(out[row + 20] - out[row + 30])).toBeLessThan(1);
