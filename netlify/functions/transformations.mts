@@ -1,18 +1,34 @@
 import type { Config } from '@netlify/functions';
-import { errorJson, json, pathAfter, requireMethod, withErrors } from '../lib/http';
-import { statusAnswer } from '../lib/jobs';
+import { MSG } from '../../src/lib/messages';
+import { errorJson, json, parseWith, pathAfter, requireMethod, withErrors } from '../lib/http';
+import { imageAnswer, statusAnswer, viewUrl } from '../lib/jobs';
+import { transformationIdSchema } from '../lib/orders/schemas';
 import { failStaleJobs, getTransformation } from '../lib/transformations';
 import { STALE_JOB_SECONDS } from '../../src/lib/tool/constants';
 
 // GET /api/transformations/{id} → { success, status, progress (0-1), videoUrl, originalImageUrl, processedUrl, error }
+// and, for a finished image, the fields of /api/process-image's answer too (originalUrl, width, height, hints),
+// so the tool can show a saved result again after a reload or a checkout.
 // URLs are short-lived signed URLs of the original and the WATERMARKED preview, with a time-stamp query.
 // Jobs without a heartbeat for STALE_JOB_SECONDS are failed first, so nothing stays processing forever.
+//
+// GET /api/transformations/{id}/preview → 302 to a fresh signed URL of the watermarked preview: a link that
+// never expires, for cart thumbnails kept in localStorage and the preview download.
 export default withErrors(async (req: Request) => {
   requireMethod(req, 'GET');
+  const [rawId, part] = pathAfter(req, '/api/transformations/').split('/');
+  const id = parseWith(transformationIdSchema, rawId);
+  if (part === 'preview') {
+    const t = await getTransformation(id);
+    const location = t?.status === 'completed' ? await viewUrl(t.previewPath) : null;
+    if (!location) return errorJson(404, MSG.previewNotFound);
+    return new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' } });
+  }
   await failStaleJobs(STALE_JOB_SECONDS, 'Video generation stopped responding. Please try again.');
-  const t = await getTransformation(pathAfter(req, '/api/transformations/'));
-  if (!t) return errorJson(404, 'Transformation not found');
-  return json(await statusAnswer(t));
+  const t = await getTransformation(id);
+  if (!t) return errorJson(404, MSG.transformationNotFound);
+  const image = t.kind === 'image' && t.status === 'completed' ? await imageAnswer(t) : {};
+  return json({ ...(await statusAnswer(t)), ...image });
 });
 
-export const config: Config = { path: '/api/transformations/:id' };
+export const config: Config = { path: ['/api/transformations/:id', '/api/transformations/:id/preview'] };

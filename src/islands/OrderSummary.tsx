@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { clearCart } from '../lib/cart';
+import { clearCart, rememberDownloads } from '../lib/cart';
 import { formatPrice } from '../lib/catalog';
 
 /**
@@ -37,6 +37,8 @@ export default function OrderSummary() {
       .then(async (response) => {
         const data = await response.json().catch(() => ({}));
         if (!response.ok || !data.success) throw new Error(data.error || 'Could not load your order');
+        // The tool's Download gives these clean files from now on, wherever the order was paid.
+        rememberDownloads((data as Order).downloads);
         setState({ kind: 'loaded', order: data as Order });
       })
       .catch((error: Error) => {

@@ -51,3 +51,30 @@ export const $cartItems = persistentAtom<CartItem[]>(CART_STORAGE_KEY, [], {
 });
 export const $cartCount = computed($cartItems, (items) => items.length);
 export const $cartTotal = computed($cartItems, (items) => sumPrices(items.map((i) => i.price)));
+
+/**
+ * Clean-file links of bought transformations (transformation id → `/api/downloads/{id}?token=…`), saved
+ * from the checkout's answer (and the order on the success page) next to the cart, so the tool's Download
+ * gives the clean file after a purchase, also after a reload. The links do not expire; the server checks
+ * the token and the completed payment on every download.
+ */
+export type Purchases = Record<string, string>;
+export const PURCHASES_STORAGE_KEY = 'lumora-purchases';
+
+export const isDownloadLink = (id: string, url: unknown): url is string =>
+  typeof url === 'string' && url.startsWith(`/api/downloads/${id}?token=`);
+
+export function decodePurchases(raw: string): Purchases {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([id, url]) => isDownloadLink(id, url)));
+  } catch {
+    return {};
+  }
+}
+
+export const $purchases = persistentAtom<Purchases>(PURCHASES_STORAGE_KEY, {}, {
+  encode: JSON.stringify,
+  decode: decodePurchases,
+});

@@ -1,9 +1,10 @@
 import { atom } from 'nanostores';
 import { ITEM_NAMES, ITEM_PRICES, findImagePackage } from './catalog';
 import { MSG } from './messages';
-import { $cartItems, type CartItem } from './cart-state';
+import { previewUrl } from './tool/constants';
+import { $cartItems, $purchases, isDownloadLink, type CartItem } from './cart-state';
 
-export { $cartItems, $cartCount, $cartTotal, CART_STORAGE_KEY, type CartItem } from './cart-state';
+export { $cartItems, $cartCount, $cartTotal, $purchases, CART_STORAGE_KEY, PURCHASES_STORAGE_KEY, type CartItem } from './cart-state';
 
 /**
  * Cart actions (spec 000 §3, §4.6, §5). Islands read the stores with `useStore` and call these; they
@@ -50,6 +51,15 @@ export function addToCart(input: NewCartItem): ActionResult {
   return { ok: true, message: input.type === 'image' ? MSG.cartImageAdded : MSG.cartVideoAdded };
 }
 
+/**
+ * The thumbnail of a cart item. A result's goes through its stable preview route, never the signed URL it
+ * was added with (those expire after an hour, the cart in localStorage does not); packages keep their image.
+ */
+export function thumbnailUrl(item: CartItem): string | undefined {
+  if (item.type !== 'image') return undefined;
+  return item.transformationId ? previewUrl(item.transformationId) : item.imageUrl;
+}
+
 export function addPackageToCart(packageId: string, imageUrl = '/media/content/package-placeholder.svg'): ActionResult {
   const pkg = findImagePackage(packageId);
   if (!pkg) return { ok: false, message: `Unknown package: ${packageId}` };
@@ -89,6 +99,20 @@ interface CheckoutResponse {
   paymentId: string;
   amount: number;
   orderToken: string;
+  downloads?: unknown;
+}
+
+/**
+ * Keeps the clean-file links of an order (checkout answer or success page), keyed by transformation id, so
+ * the tool's Download gives the clean file from then on. Anything that is not a download link is ignored.
+ */
+export function rememberDownloads(downloads: unknown): void {
+  if (!Array.isArray(downloads)) return;
+  const next = { ...$purchases.get() };
+  for (const d of downloads as { transformationId?: unknown; url?: unknown }[]) {
+    if (typeof d?.transformationId === 'string' && isDownloadLink(d.transformationId, d.url)) next[d.transformationId] = d.url;
+  }
+  $purchases.set(next);
 }
 
 function isCheckoutResponse(data: unknown): data is CheckoutResponse {
@@ -123,6 +147,7 @@ export async function checkout(fetchImpl: typeof fetch = fetch): Promise<Checkou
       const error = (data as { error?: unknown })?.error;
       return { ok: false, message: MSG.checkoutFailed(typeof error === 'string' ? error : undefined) };
     }
+    rememberDownloads(data.downloads);
     setTimeout(clearCart, CART_CLEAR_DELAY_MS);
     const { paymentId, orderToken, amount } = data;
     const successUrl = `/checkout/success?order=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(orderToken)}`;

@@ -14,6 +14,9 @@ export const MSG = {
   checkoutSuccess: 'Payment successful! You can now download your items.',
   checkoutFailed: (error?: string) => `Checkout failed: ${error || 'Please try again'}`,
   checkoutFailedTool: 'Checkout failed. Please try again.',
+  purchased: 'Purchased',
+  purchasedImageNote: 'Purchased: Download saves the full-resolution image without the watermark.',
+  purchasedVideoNote: 'Purchased: Download saves the clean 5-second MP4 without the watermark.',
 
   // Image tool
   imageInvalidType: 'Please upload a valid image file (JPEG, PNG, TIFF)',
@@ -73,6 +76,9 @@ export const MSG = {
   orderNotFound: 'Order not found or link invalid',
   downloadForbidden: 'This download link is invalid, or the item has not been purchased',
   fileLinkInvalid: 'This file link is invalid or has expired',
+  invalidTransformationId: 'Invalid transformation id',
+  transformationNotFound: 'Transformation not found',
+  previewNotFound: 'There is no preview for this item yet',
 } as const;
 
 /** Toast timings (spec 000 §9). */

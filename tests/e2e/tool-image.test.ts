@@ -13,7 +13,9 @@ import { MSG } from '../../src/lib/messages';
 import { greyPhoto } from '../integration/tool/helpers';
 import { baseUrl, newPage, useBrowser } from './harness';
 
-// The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download.
+// The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
+// success page and back on the tool page. That test visits three pages through a dozen function calls on the
+// local emulator (2-3 s each on a loaded machine), so it gets more than the project's 120 s.
 const browser = useBrowser();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lumora-tool-'));
 let photo = '';
@@ -79,7 +81,7 @@ describe('transformation tool: image', () => {
     await context.close();
   });
 
-  it('restores, compares, applies a hint, buys and downloads the clean file', async () => {
+  it('restores, compares, applies a hint, buys and downloads the clean file, also back on the tool page', async () => {
     const { context, page } = await newPage(browser(), { acceptDownloads: true });
     await openTool(page);
     const panel = page.locator('#panel-image');
@@ -126,6 +128,17 @@ describe('transformation tool: image', () => {
     const clean = (await getStorage().get(t.resultPath!))!;
     expect(previewBytes.equals(clean)).toBe(false);
 
+    // The cart thumbnail goes through the stable preview route (a fresh signed URL on every load), so a cart
+    // kept in localStorage never shows an expired link.
+    const thumb = page.locator('#cart img').first();
+    await expect(thumb.getAttribute('src')).resolves.toBe(`/api/transformations/${id}/preview`);
+    await expect(thumb.evaluate((img: HTMLImageElement) =>
+      img.complete ? img.naturalWidth > 0 : new Promise((resolve) => {
+        img.addEventListener('load', () => resolve(img.naturalWidth > 0), { once: true });
+        img.addEventListener('error', () => resolve(false), { once: true });
+      }),
+    )).resolves.toBe(true);
+
     await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
     await page.waitForURL(/\/checkout\/success\?order=/);
     const summary = page.getByTestId('order-summary');
@@ -142,6 +155,18 @@ describe('transformation tool: image', () => {
     let diff = 0;
     for (let i = 0; i < a.length; i++) diff += Math.abs(a[i]! - b[i]!);
     expect(diff / a.length).toBeGreaterThan(0.5);
+
+    // Back on the tool page (a fresh load): the bought result is still shown, marked purchased, and its
+    // Download now saves the clean file.
+    await openTool(page);
+    const again = panel.getByTestId('image-result');
+    await again.getByTestId('purchased').waitFor();
+    await expect(again.getByTestId('before-after').isVisible()).resolves.toBe(true);
+    await expect(again.getByRole('button', { name: /Add to Cart/ }).count()).resolves.toBe(0);
+    const [fromTool] = await Promise.all([page.waitForEvent('download'), again.getByRole('button', { name: 'Download' }).click()]);
+    expect(fromTool.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
+    expect((await readFile((await fromTool.path())!)).equals(clean)).toBe(true);
+    await toast(page, MSG.imageDownloaded);
     await context.close();
-  });
+  }, 300_000);
 });

@@ -71,7 +71,7 @@ export function toHttpError(error: unknown): unknown {
   return error;
 }
 
-async function answerFor(t: Transformation): Promise<ImageAnswer> {
+export async function answerFor(t: Transformation): Promise<ImageAnswer> {
   const originalView = (t.hints as { originalViewPath?: unknown }).originalViewPath;
   return {
     success: true,

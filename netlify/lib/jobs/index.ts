@@ -1,4 +1,4 @@
-export { processImage, applyHints, processImageOptionsSchema, hintsOf } from './image';
+export { processImage, applyHints, processImageOptionsSchema, hintsOf, answerFor as imageAnswer } from './image';
 export {
   parseVideoBody,
   queueVideo,

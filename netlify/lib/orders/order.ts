@@ -1,4 +1,5 @@
 import { query } from '../db';
+import { getTransformation, type Transformation } from '../transformations';
 import { downloadToken } from './tokens';
 
 export interface OrderItem {
@@ -97,4 +98,19 @@ export async function getOrder(paymentId: string): Promise<Order | null> {
     items,
     downloads,
   };
+}
+
+/**
+ * The transformation when it was bought in a completed payment, else null: the only way to its clean file.
+ * The purchased flag alone is not enough; a refunded or failed payment gives no download.
+ */
+export async function purchasedTransformation(transformationId: string): Promise<Transformation | null> {
+  const t = await getTransformation(transformationId);
+  if (!t || !t.purchased || t.status !== 'completed' || !t.resultPath) return null;
+  const paid = await query(
+    `select 1 from payment_items pi join payments p on p.id = pi.payment_id
+      where pi.transformation_id = $1 and p.status = 'completed' limit 1`,
+    [transformationId],
+  );
+  return paid.length > 0 ? t : null;
 }

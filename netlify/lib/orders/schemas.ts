@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MSG } from '../../../src/lib/messages';
 
 /**
  * What the browser may send to /api/checkout: ids only. `.strict()` turns a price (or any other extra
@@ -21,3 +22,6 @@ export const checkoutRequestSchema = z
   .strict();
 
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
+
+/** A transformation id in a URL path (status, preview, download): a malformed one is a 400, not a lookup. */
+export const transformationIdSchema = z.uuid({ error: MSG.invalidTransformationId });

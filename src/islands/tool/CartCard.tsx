@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Film, ImageIcon, Trash2 } from 'lucide-react';
-import { $cartItems, $cartProcessing, $cartTotal, checkout, removeFromCart, type CartItem } from '../../lib/cart';
+import { $cartItems, $cartProcessing, $cartTotal, checkout, removeFromCart, thumbnailUrl, type CartItem } from '../../lib/cart';
 import { formatPrice } from '../../lib/catalog';
 import { MSG } from '../../lib/messages';
 import { toast } from '../../lib/toast';
@@ -9,8 +9,9 @@ import { toast } from '../../lib/toast';
 /** The cart card below the tabs (spec 000 §2.10, §4.6): items, total, Proceed to Checkout. */
 function Thumb({ item }: { item: CartItem }) {
   const [broken, setBroken] = useState(false);
-  if (item.type === 'image' && item.imageUrl && !broken) {
-    return <img src={item.imageUrl} alt="" className="h-12 w-12 rounded object-cover" onError={() => setBroken(true)} />;
+  const src = thumbnailUrl(item);
+  if (src && !broken) {
+    return <img src={src} alt="" className="h-12 w-12 rounded object-cover" onError={() => setBroken(true)} />;
   }
   const Icon = item.type === 'video' ? Film : ImageIcon;
   return (

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
 import { Download, ShoppingCart, Trash2 } from 'lucide-react';
 import BeforeAfterSlider from '../BeforeAfterSlider';
 import UploadCard from './UploadCard';
@@ -6,12 +7,13 @@ import ResultPanel from './ResultPanel';
 import HintPicker from './HintPicker';
 import { toast } from '../../lib/toast';
 import { MSG } from '../../lib/messages';
-import { addToCart } from '../../lib/cart';
+import { $purchases, addToCart } from '../../lib/cart';
 import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { IMAGE_MODELS, promptSchema } from '../../../netlify/lib/image/schema';
-import { DEFAULT_IMAGE_PROMPT, isAcceptedFile } from '../../lib/tool/constants';
-import { ApiError, applyHints, downloadAs, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
+import { DEFAULT_IMAGE_PROMPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
+import { ApiError, applyHints, downloadResult, loadImageResult, processImage, type ColorHint } from '../../lib/tool/api';
+import { useSavedResult } from './useSavedResult';
 
 /** The Restore & Colorize tab (spec 000 §2.10, §4.3, §5). */
 export default function ImageTab({ announce }: { announce: (text: string) => void }) {
@@ -21,13 +23,21 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
   const [errors, setErrors] = useState<{ model?: string; prompt?: string }>({});
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
-  const [result, setResult] = useState<ImageResult | null>(null);
+  const [result, setResult, ownResult] = useSavedResult('image', loadImageResult);
   const [hints, setHints] = useState<ColorHint[]>([]);
+  // Bought (the checkout saved its clean-file link): Download gives the clean file, the result is final.
+  const purchases = useStore($purchases);
+  const bought = !!result && !!purchases[result.transformationId];
   const [applying, setApplying] = useState(false);
   const panelRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    if (result) panelRef.current?.focus();
+    if (result && ownResult) panelRef.current?.focus();
+  }, [result?.transformationId]);
+
+  // A new result (processed now or restored from a previous visit) brings its own colour hints.
+  useEffect(() => {
+    setHints(result?.hints ?? []);
   }, [result?.transformationId]);
 
   const chooseFile = (chosen: File) => {
@@ -38,7 +48,6 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
     }
     setFile(chosen);
     setResult(null);
-    setHints([]);
   };
 
   const validate = () => {
@@ -71,7 +80,6 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
     try {
       const answer = await processImage(file, { model, prompt: prompt.trim() }, (f) => setProgress(f < 1 ? f : null));
       setResult(answer);
-      setHints(answer.hints ?? []);
       toast.success(MSG.imageSuccess);
       announce(MSG.imageSuccess);
     } catch (error) {
@@ -102,7 +110,7 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
   const download = async () => {
     if (!result) return;
     try {
-      await downloadAs(result.processedUrl, `restored-image-${Date.now()}.jpg`);
+      await downloadResult('image', result.transformationId);
       toast.success(MSG.imageDownloaded);
     } catch (error) {
       toast.error(error instanceof Error ? error.message : MSG.downloadFailed);
@@ -111,13 +119,12 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
 
   const add = () => {
     if (!result) return;
-    const { ok, message } = addToCart({ type: 'image', imageUrl: result.processedUrl, transformationId: result.transformationId });
+    const { ok, message } = addToCart({ type: 'image', imageUrl: previewUrl(result.transformationId), transformationId: result.transformationId });
     (ok ? toast.success : toast.error)(message);
   };
 
   const remove = () => {
     setResult(null);
-    setHints([]);
     announce('Result deleted');
   };
 
@@ -220,14 +227,20 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
               <button type="button" className="btn-secondary" onClick={download}>
                 <Download aria-hidden="true" className="h-4 w-4" /> Download
               </button>
-              <button type="button" className="btn-primary" onClick={add}>
-                <ShoppingCart aria-hidden="true" className="h-4 w-4" /> Add to Cart ({formatPrice(ITEM_PRICES.image)})
-              </button>
+              {bought ? (
+                <span className="self-center font-semibold text-success" data-testid="purchased">{MSG.purchased}</span>
+              ) : (
+                <button type="button" className="btn-primary" onClick={add}>
+                  <ShoppingCart aria-hidden="true" className="h-4 w-4" /> Add to Cart ({formatPrice(ITEM_PRICES.image)})
+                </button>
+              )}
             </div>
             <p className="text-xs text-muted">
-              The preview and its download carry a watermark; after purchase you download the full-resolution file without it.
+              {bought ? MSG.purchasedImageNote : 'The preview and its download carry a watermark; after purchase you download the full-resolution file without it.'}
             </p>
-            <HintPicker imageUrl={result.processedUrl} width={result.width ?? undefined} height={result.height ?? undefined} hints={hints} onChange={setHints} onApply={apply} busy={applying} />
+            {!bought && (
+              <HintPicker imageUrl={result.processedUrl} width={result.width ?? undefined} height={result.height ?? undefined} hints={hints} onChange={setHints} onApply={apply} busy={applying} />
+            )}
           </div>
         )}
       </ResultPanel>

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
 import { Download, ShoppingCart, Trash2 } from 'lucide-react';
 import UploadCard from './UploadCard';
 import ResultPanel from './ResultPanel';
 import WatermarkedVideoPlayer from '../WatermarkedVideoPlayer';
 import { toast } from '../../lib/toast';
 import { MSG, TOAST_VIDEO_MS } from '../../lib/messages';
-import { addToCart } from '../../lib/cart';
+import { $purchases, addToCart } from '../../lib/cart';
 import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { VIDEO_MODES } from '../../../netlify/lib/video/modes';
@@ -14,17 +15,13 @@ import { DEFAULT_VIDEO_PROMPT, VIDEO_POLL_MS, isAcceptedFile } from '../../lib/t
 import {
   ApiError,
   checkVideoAvailability,
-  downloadAs,
+  downloadResult,
+  loadVideoResult,
   startVideo,
   waitForTransformation,
   type VideoAvailability,
 } from '../../lib/tool/api';
-
-interface VideoResult {
-  transformationId: string;
-  videoUrl: string;
-  originalImageUrl: string | null;
-}
+import { useSavedResult } from './useSavedResult';
 
 const videoToast = { duration: TOAST_VIDEO_MS };
 
@@ -38,7 +35,9 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
   const [errors, setErrors] = useState<{ mode?: string; prompt?: string }>({});
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
-  const [result, setResult] = useState<VideoResult | null>(null);
+  const [result, setResult, ownResult] = useSavedResult('video', loadVideoResult);
+  const purchases = useStore($purchases);
+  const bought = !!result && !!purchases[result.transformationId];
   const panelRef = useRef<HTMLElement>(null);
   const abortRef = useRef<AbortController | null>(null);
 
@@ -56,7 +55,7 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
   }, []);
 
   useEffect(() => {
-    if (result) panelRef.current?.focus();
+    if (result && ownResult) panelRef.current?.focus();
   }, [result?.transformationId]);
 
   const chooseFile = (chosen: File) => {
@@ -129,7 +128,7 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
   const download = async () => {
     if (!result) return;
     try {
-      await downloadAs(result.videoUrl, `generated-video-${Date.now()}.mp4`);
+      await downloadResult('video', result.transformationId);
       toast.success(MSG.videoDownloaded, videoToast);
     } catch (error) {
       toast.error(error instanceof Error ? error.message : MSG.downloadFailed);
@@ -245,12 +244,16 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
               <button type="button" className="btn-secondary" onClick={download}>
                 <Download aria-hidden="true" className="h-4 w-4" /> Download
               </button>
-              <button type="button" className="btn-primary" onClick={add}>
-                <ShoppingCart aria-hidden="true" className="h-4 w-4" /> Add to Cart ({formatPrice(ITEM_PRICES.video)})
-              </button>
+              {bought ? (
+                <span className="self-center font-semibold text-success" data-testid="purchased">{MSG.purchased}</span>
+              ) : (
+                <button type="button" className="btn-primary" onClick={add}>
+                  <ShoppingCart aria-hidden="true" className="h-4 w-4" /> Add to Cart ({formatPrice(ITEM_PRICES.video)})
+                </button>
+              )}
             </div>
             <p className="text-xs text-muted">
-              The preview carries a watermark; after purchase you download the clean 5-second MP4.
+              {bought ? MSG.purchasedVideoNote : 'The preview carries a watermark; after purchase you download the clean 5-second MP4.'}
             </p>
           </div>
         )}

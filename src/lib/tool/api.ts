@@ -1,5 +1,6 @@
-import { INLINE_UPLOAD_MAX_BYTES, fileType, type ToolKind } from './constants';
+import { INLINE_UPLOAD_MAX_BYTES, fileType, previewUrl, type ToolKind } from './constants';
 import { MSG } from '../messages';
+import { $purchases, type Purchases } from '../cart-state';
 
 /**
  * Browser side of the tool's API. Small files go inline (multipart for images, a data URL for videos);
@@ -22,6 +23,12 @@ export interface ImageResult {
   hints: ColorHint[];
 }
 
+export interface VideoResult {
+  transformationId: string;
+  videoUrl: string;
+  originalImageUrl: string | null;
+}
+
 export interface TransformationStatus {
   success: boolean;
   transformationId: string;
@@ -32,6 +39,11 @@ export interface TransformationStatus {
   originalImageUrl: string | null;
   processedUrl: string | null;
   error: string | null;
+  /** A finished image also carries process-image's fields. */
+  originalUrl?: string;
+  width?: number | null;
+  height?: number | null;
+  hints?: ColorHint[];
 }
 
 export class ApiError extends Error {
@@ -139,6 +151,31 @@ export async function getTransformation(id: string): Promise<TransformationStatu
   return data;
 }
 
+/** The status, or null when the server no longer knows the id (other failures throw). */
+async function findTransformation(id: string): Promise<TransformationStatus | null> {
+  try {
+    return await getTransformation(id);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 400 || error.status === 404)) return null;
+    throw error;
+  }
+}
+
+/** A saved image result with fresh signed URLs, as the tab shows it; null when gone or unfinished. */
+export async function loadImageResult(id: string): Promise<ImageResult | null> {
+  const s = await findTransformation(id);
+  if (s?.kind !== 'image' || s.status !== 'completed' || !s.processedUrl || !s.originalUrl) return null;
+  const { originalUrl, processedUrl, width = null, height = null, hints = [] } = s;
+  return { success: true, transformationId: id, originalUrl, processedUrl, width, height, hints };
+}
+
+/** A saved video result with a fresh signed URL; null when gone or unfinished. */
+export async function loadVideoResult(id: string): Promise<VideoResult | null> {
+  const s = await findTransformation(id);
+  if (s?.kind !== 'video' || s.status !== 'completed' || !s.videoUrl) return null;
+  return { transformationId: id, videoUrl: s.videoUrl, originalImageUrl: s.originalImageUrl };
+}
+
 /** Polls until the job ends; calls onUpdate with every answer. Rejects with the job's error. */
 export async function waitForTransformation(
   id: string,
@@ -188,4 +225,23 @@ export async function downloadAs(url: string, filename: string): Promise<void> {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(href), 1000);
+}
+
+/**
+ * What the result panel's Download saves (spec 000 §7): the clean file once the result is bought (its
+ * download link from the order; the server checks the purchase), else the watermarked preview through its
+ * stable route, so neither depends on a signed URL that may have expired while the page stayed open.
+ */
+export function downloadSource(kind: ToolKind, transformationId: string, purchases: Purchases, now = Date.now()) {
+  const clean = purchases[transformationId];
+  return {
+    url: clean ?? previewUrl(transformationId),
+    filename: kind === 'image' ? `restored-image-${now}.jpg` : `generated-video-${now}.mp4`,
+    clean: clean !== undefined,
+  };
+}
+
+export function downloadResult(kind: ToolKind, transformationId: string): Promise<void> {
+  const { url, filename } = downloadSource(kind, transformationId, $purchases.get());
+  return downloadAs(url, filename);
 }

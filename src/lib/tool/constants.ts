@@ -14,6 +14,12 @@ export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
 export const DEFAULT_IMAGE_PROMPT = 'Turn this image into color and enhance its quality with natural-looking details';
 export const DEFAULT_VIDEO_PROMPT = 'Slowly zoom in on the subject with a gentle, cinematic camera move';
 
+/**
+ * A result's watermarked preview through a link that never expires: the server answers with a redirect to a
+ * fresh signed URL (cart thumbnails kept in localStorage, preview downloads).
+ */
+export const previewUrl = (transformationId: string) => `/api/transformations/${encodeURIComponent(transformationId)}/preview`;
+
 /** Poll interval of a running video job. */
 export const VIDEO_POLL_MS = 1500;
 /** A job whose row has not changed for this long is failed (its worker died). */

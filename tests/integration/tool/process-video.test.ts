@@ -177,8 +177,8 @@ describe('POST /api/process-video', () => {
     expect(missing.status).toBe(400);
   });
 
-  it('GET answers 404 for unknown ids', async () => {
+  it('GET answers 404 for unknown ids and 400 for malformed ones', async () => {
     expect((await status('00000000-0000-4000-8000-000000000000')).status).toBe(404);
-    expect((await status('nope')).status).toBe(404);
+    expect(await status('nope')).toEqual({ status: 400, body: { success: false, error: MSG.invalidTransformationId } });
   });
 });

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { $cartItems, $purchases, addPackageToCart, addToCart, checkout, clearCart, rememberDownloads, thumbnailUrl, type CartItem } from '../../../src/lib/cart';
+import { decodePurchases } from '../../../src/lib/cart-state';
+import { downloadSource, loadImageResult, loadVideoResult } from '../../../src/lib/tool/api';
+import { previewUrl } from '../../../src/lib/tool/constants';
+import { $savedResults, decodeSavedResults, saveResult } from '../../../src/lib/tool/saved';
+
+// The browser side of "Download gives the clean file after purchase" and of thumbnails that never expire.
+const ID = '11111111-1111-4111-8111-111111111111';
+const OTHER = '22222222-2222-4222-8222-222222222222';
+const link = (id: string) => `/api/downloads/${id}?token=tok-${id.slice(0, 4)}`;
+
+beforeEach(() => {
+  clearCart();
+  $purchases.set({});
+  $savedResults.set({});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('purchased downloads', () => {
+  it('the checkout keeps the order’s download links by transformation id', async () => {
+    addToCart({ type: 'image', transformationId: ID });
+    addToCart({ type: 'video', transformationId: OTHER });
+    const fetchImpl = vi.fn(async () =>
+      Response.json({
+        success: true, paymentId: 'p1', amount: 6.98, orderToken: 'tok',
+        downloads: [
+          { transformationId: ID, url: link(ID), filename: 'restored-image-1.jpg' },
+          { transformationId: OTHER, url: 'https://evil.test/x', filename: 'x' },
+        ],
+      }),
+    );
+    expect((await checkout(fetchImpl as unknown as typeof fetch)).ok).toBe(true);
+    expect($purchases.get()).toEqual({ [ID]: link(ID) });
+  });
+
+  it('a failed checkout keeps nothing; later orders add to earlier ones', async () => {
+    addToCart({ type: 'image', transformationId: ID });
+    await checkout((async () => Response.json({ success: false, error: 'no' }, { status: 409 })) as unknown as typeof fetch);
+    expect($purchases.get()).toEqual({});
+    rememberDownloads([{ transformationId: ID, url: link(ID) }]);
+    rememberDownloads([{ transformationId: OTHER, url: link(OTHER) }, null, 'junk']);
+    rememberDownloads(undefined);
+    expect($purchases.get()).toEqual({ [ID]: link(ID), [OTHER]: link(OTHER) });
+  });
+
+  it('a link of another item or origin in storage is dropped, and corruption yields nothing', () => {
+    expect(decodePurchases(JSON.stringify({ [ID]: link(ID), [OTHER]: link(ID), x: 'https://evil.test' }))).toEqual({ [ID]: link(ID) });
+    expect(decodePurchases('not json')).toEqual({});
+    expect(decodePurchases('[1]')).toEqual({});
+  });
+
+  it('Download: the watermarked preview through its stable route before purchase, the clean file after', () => {
+    expect(downloadSource('image', ID, {}, 42)).toEqual({ url: previewUrl(ID), filename: 'restored-image-42.jpg', clean: false });
+    expect(downloadSource('image', ID, { [ID]: link(ID) }, 42)).toEqual({ url: link(ID), filename: 'restored-image-42.jpg', clean: true });
+    expect(downloadSource('video', OTHER, { [ID]: link(ID) }, 7)).toEqual({ url: previewUrl(OTHER), filename: 'generated-video-7.mp4', clean: false });
+    expect(downloadSource('video', OTHER, { [OTHER]: link(OTHER) }, 7).url).toBe(link(OTHER));
+  });
+});
+
+describe('cart thumbnails', () => {
+  it('results use the stable preview route, whatever URL they were saved with; packages keep theirs', () => {
+    const old: CartItem = { id: 'r', type: 'image', name: 'n', price: 1.99, transformationId: ID, imageUrl: '/api/files/previews/x.jpg?exp=1&sig=s' };
+    expect(thumbnailUrl(old)).toBe(`/api/transformations/${ID}/preview`);
+    addPackageToCart('basic-restoration', '/media/p.svg');
+    expect(thumbnailUrl($cartItems.get()[0]!)).toBe('/media/p.svg');
+    expect(thumbnailUrl({ id: 'v', type: 'video', name: 'n', price: 4.99, transformationId: OTHER, imageUrl: '/x.jpg' })).toBeUndefined();
+  });
+});
+
+describe('saved tool results', () => {
+  it('remembers one result per tab and forgets it on demand', () => {
+    saveResult('image', ID);
+    saveResult('video', OTHER);
+    saveResult('image', undefined);
+    expect($savedResults.get()).toEqual({ video: OTHER });
+    expect(decodeSavedResults(JSON.stringify({ image: ID, video: 3, other: 'x' }))).toEqual({ image: ID });
+    expect(decodeSavedResults('{')).toEqual({});
+  });
+
+  const answer = (body: object, status = 200) => vi.fn(async () => Response.json(body, { status }));
+
+  it('loads a saved image again from the status answer, with fresh URLs and its hints', async () => {
+    const hints = [{ x: 0.5, y: 0.5, color: '#ff0000' }];
+    vi.stubGlobal('fetch', answer({
+      success: true, transformationId: ID, kind: 'image', status: 'completed', progress: 1, purchased: true,
+      videoUrl: null, originalImageUrl: '/o.png', processedUrl: '/p.jpg?t=1', originalUrl: '/o.jpg?t=1', width: 640, height: 480, hints, error: null,
+    }));
+    await expect(loadImageResult(ID)).resolves.toEqual({
+      success: true, transformationId: ID, originalUrl: '/o.jpg?t=1', processedUrl: '/p.jpg?t=1', width: 640, height: 480, hints,
+    });
+    expect(fetch).toHaveBeenCalledWith(`/api/transformations/${ID}`, { cache: 'no-store' });
+  });
+
+  it('loads a finished video; anything unknown, unfinished or of the other kind is null; offline throws', async () => {
+    const video = { success: true, transformationId: OTHER, kind: 'video', status: 'completed', progress: 1, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png', processedUrl: null, error: null };
+    vi.stubGlobal('fetch', answer(video));
+    await expect(loadVideoResult(OTHER)).resolves.toEqual({ transformationId: OTHER, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png' });
+    await expect(loadImageResult(OTHER)).resolves.toBeNull();
+    vi.stubGlobal('fetch', answer({ ...video, status: 'processing', videoUrl: null }));
+    await expect(loadVideoResult(OTHER)).resolves.toBeNull();
+    vi.stubGlobal('fetch', answer({ success: false, error: 'Transformation not found' }, 404));
+    await expect(loadVideoResult(OTHER)).resolves.toBeNull();
+    vi.stubGlobal('fetch', answer({ success: false, error: 'Invalid transformation id' }, 400));
+    await expect(loadImageResult('nope')).resolves.toBeNull();
+    vi.stubGlobal('fetch', answer({ success: false, error: 'Something went wrong' }, 500));
+    await expect(loadImageResult(ID)).rejects.toThrow('Something went wrong');
+  });
+});
