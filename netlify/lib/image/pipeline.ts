@@ -95,7 +95,8 @@ export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Prom
       chroma = await colorizer.colorize({ L: Llow, width: cs.width, height: cs.height }, { quality: pipe.quality });
       method = `restoration + ${colorizer.id} colorization`;
     } catch (e) {
-      if (colorizer.id === 'exemplar') throw e;
+      // The buyer's own cancel is not a failure to hide behind the offline method.
+      if (colorizer.id === 'exemplar' || (e instanceof Error && e.name === 'AbortError')) throw e;
       // A configured backend failed: deliver the offline result rather than nothing, and say so.
       chroma = await exemplarColorizer().colorize({ L: Llow, width: cs.width, height: cs.height }, { quality: pipe.quality });
       method = `restoration + exemplar colorization (fallback: ${e instanceof Error ? e.message : String(e)})`;

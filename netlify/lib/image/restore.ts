@@ -74,19 +74,14 @@ function noiseSigma(resid: Float32Array): number {
   return 1.4826 * percentile(abs, 0.5, 0, 50, 4096);
 }
 
-/** Mean of `src` along a line of 2·half+1 pixels in direction (dx, dy), clamped at the borders. */
-function lineMean(src: Float32Array, w: number, h: number, dx: number, dy: number, half: number): Float32Array {
-  const out = new Float32Array(w * h);
-  const n = 2 * half + 1;
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    let s = 0;
-    for (let k = -half; k <= half; k++) {
-      const xx = Math.min(w - 1, Math.max(0, x + k * dx)), yy = Math.min(h - 1, Math.max(0, y + k * dy));
-      s += src[yy * w + xx];
-    }
-    out[y * w + x] = s / n;
+/** Mean of `src` over the 2·half+1 pixels through (x, y) in direction (dx, dy), clamped at the borders. */
+function lineMeanAt(src: Float32Array, w: number, h: number, x: number, y: number, dx: number, dy: number, half: number): number {
+  let s = 0;
+  for (let k = -half; k <= half; k++) {
+    const xx = Math.min(w - 1, Math.max(0, x + k * dx)), yy = Math.min(h - 1, Math.max(0, y + k * dy));
+    s += src[yy * w + xx];
   }
-  return out;
+  return s / (2 * half + 1);
 }
 
 const DIRECTIONS: [number, number][] = [[1, 0], [0, 1], [1, 1], [1, -1]];
@@ -119,19 +114,26 @@ export function keepDefectShapes(raw: Uint8Array, w: number, h: number): void {
     }
     comps.push(c);
   }
-  const rf = new Float32Array(n);
-  for (let i = 0; i < n; i++) rf[i] = raw[i];
-  const R = 7, density = boxMean(rf, w, h, R), win = (2 * R + 1) ** 2;
+  // Exact candidate counts per 15×15 window from an integer summed-area table.
+  const R = 7, sat = new Int32Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) for (let x = 0, row = 0; x < w; x++) {
+    row += raw[y * w + x];
+    sat[(y + 1) * (w + 1) + x + 1] = sat[y * (w + 1) + x + 1] + row;
+  }
+  const around = (p: number) => {
+    const x = p % w, y = (p - x) / w;
+    const x0 = Math.max(0, x - R), x1 = Math.min(w, x + R + 1), y0 = Math.max(0, y - R), y1 = Math.min(h, y + R + 1);
+    return sat[y1 * (w + 1) + x1] - sat[y0 * (w + 1) + x1] - sat[y1 * (w + 1) + x0] + sat[y0 * (w + 1) + x0];
+  };
   const LINE_MIN = Math.max(10, Math.round(Math.max(w, h) / 20));
   for (const c of comps) {
     const length = Math.max(c.maxX - c.minX, c.maxY - c.minY) + 1;
     const thin = c.pixels.length <= 2.5 * length;
     if (length >= LINE_MIN && thin) continue; // scratch
-    if (c.pixels.length <= 30) {
+    if (c.pixels.length >= 2 && c.pixels.length <= 30) {
       // Speck: dust only if nothing else in its 15×15 neighbourhood looks like an outlier.
       const p = c.pixels[(c.pixels.length / 2) | 0];
-      const others = density[p] * win - c.pixels.length;
-      if (others <= 0) continue; // dust
+      if (around(p) <= c.pixels.length) continue; // dust
     }
     for (const p of c.pixels) raw[p] = 0;
   }
@@ -150,7 +152,6 @@ export function defectMask(Lw: Float32Array, med: Float32Array, w: number, h: nu
   for (let i = 0; i < n; i++) { resid[i] = Lw[i] - med[i]; absR[i] = Math.abs(resid[i]); m2[i] = med[i] * med[i]; }
   const mm = boxMean(med, w, h, 2), mm2 = boxMean(m2, w, h, 2);
   const activity = boxMean(absR, w, h, 4); // mean |residual| around the pixel: high in texture
-  const lines = DIRECTIONS.map(([dx, dy]) => lineMean(resid, w, h, dx, dy, 4));
   const raw = new Uint8Array(n);
   const floor = Math.max(5, 3.5 * sigma);
   const lineFloor = Math.max(2.5, 1.6 * sigma);
@@ -161,8 +162,9 @@ export function defectMask(Lw: Float32Array, med: Float32Array, w: number, h: nu
     const sparse = r > 3 * activity[i];
     if (r > floor + 0.9 * spread && sparse) { raw[i] = 1; continue; }
     // Faint scratch: residual coherent along one direction, same sign as the pixel's own.
-    for (const line of lines) {
-      const lm = line[i];
+    const x = i % w, y = (i - x) / w;
+    for (const [dx, dy] of DIRECTIONS) {
+      const lm = lineMeanAt(resid, w, h, x, y, dx, dy, 4);
       if (Math.sign(lm) === Math.sign(resid[i]) && Math.abs(lm) > lineFloor + 0.5 * spread && Math.abs(lm) > 2 * activity[i]) { raw[i] = 1; break; }
     }
   }
@@ -250,14 +252,17 @@ export async function restoreLuminance(
   // vignetting), so this is a fixed, mild correction; 0 turns it off.
   if (opts.vignette > 0) {
     const cx = (W - 1) / 2, cy = (H - 1) / 2, R2 = cx * cx + cy * cy || 1;
+    // L* → display value and back through tables: this runs on every pixel of a 12 MP photo.
     const toV = new Float32Array(1025).map((_, k) => lToValue(k / 10.24));
+    const toL = new Float32Array(4097).map((_, k) => valueToL(k / 4096));
     for (let y = 0; y < H; y++) {
       const dy2 = (y - cy) ** 2;
       for (let x = 0; x < W; x++) {
-        const i = y * W + x;
         const g = 1 / (1 - opts.vignette * (((x - cx) ** 2 + dy2) / R2));
         if (g < 1.002) continue;
-        out[i] = valueToL(Math.min(1, toV[Math.min(1024, Math.max(0, Math.round(out[i] * 10.24)))] * g));
+        const i = y * W + x;
+        const v = toV[Math.min(1024, Math.max(0, (out[i] * 10.24 + 0.5) | 0))] * g;
+        out[i] = v >= 1 ? 100 : toL[(v * 4096 + 0.5) | 0];
       }
     }
   }

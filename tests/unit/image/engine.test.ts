@@ -57,6 +57,33 @@ describe('restoration', () => {
   });
 });
 
+describe('dust and scratch detection', () => {
+  const w = 240, h = 160;
+  const NO_EXTRAS = { workPixels: 1e6, denoise: 0, localContrast: 0, sharpen: 0, fade: 0, vignette: 0 };
+  it('removes an isolated speck and a faint diagonal scratch but keeps a crowded texture of specks', async () => {
+    const L = new Float32Array(w * h).fill(50);
+    // Texture on the right: bright specks every 4 px (like sunlit leaves), which are detail.
+    for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) L[y * w + x] = 80;
+    L[130 * w + 40] = L[130 * w + 41] = L[131 * w + 40] = L[131 * w + 41] = 85; // dust speck in a flat area
+    for (let t = 0; t < 120; t++) L[(20 + t) * w + 30 + t] = 58; // faint 1-px diagonal scratch (+8 L*)
+    const { L: out } = await restoreLuminance(L, w, h, NO_EXTRAS);
+    expect(out[130 * w + 40]).toBeLessThan(55);
+    for (let t = 10; t < 110; t += 7) expect(out[(20 + t) * w + 30 + t], `scratch at t=${t}`).toBeLessThan(53);
+    let kept = 0, specks = 0;
+    for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) { specks++; if (out[y * w + x] > 75) kept++; }
+    expect(kept / specks).toBeGreaterThan(0.95);
+  });
+  it('undoes a fade in display value: blacks return to black, the middle grey keeps its place', async () => {
+    const L = new Float32Array(w * h);
+    for (let i = 0; i < L.length; i++) L[i] = 25 + (50 * (i % w)) / w; // faded ramp L* 25..75
+    const { L: out } = await restoreLuminance(L, w, h, { ...NO_EXTRAS, fade: 1 });
+    const row = 80 * w;
+    expect(out[row + 1]).toBeLessThan(5);
+    expect(Math.abs(out[row + w / 2] - L[row + w / 2])).toBeLessThan(1.5);
+    expect(out[row + w - 2]).toBeGreaterThan(90);
+  });
+});
+
 describe('colour hints', () => {
   it('propagate within a region and stop at an edge', () => {
     const w = 64, h = 32;
