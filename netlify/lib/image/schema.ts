@@ -37,7 +37,7 @@ export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }
     id: 'sd-xl',
     name: 'Colorization and restoration with detail preservation',
     description:
-      'Full restoration (dust and scratch removal, edge-preserving denoising, fade and colour-cast correction, local contrast, gentle sharpening) at full resolution, then colorization of black-and-white or sepia photos. Colour comes from exemplar-based colour transfer: matched regions of similar photos in a reference library lend their colours (a neural or hosted colorizer is used instead where this site is configured with one). Add colour hints to correct any region.',
+      'Full restoration (dust and scratch removal, edge-preserving denoising, fade, lens fall-off and colour-cast correction, gentle sharpening) at full resolution, then colorization of black-and-white or sepia photos. Colour comes from exemplar-based colour transfer: each area takes the average colour of similar-looking areas in a bundled reference library, so uncertain areas stay muted rather than wrongly coloured (a neural or hosted colorizer is used instead where this site is configured with one). Add colour hints to set the colours that matter to you.',
   },
   {
     id: 'sd-v1.5',
@@ -49,6 +49,6 @@ export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }
     id: 'kandinsky-2',
     name: 'Artistic style transfer',
     description:
-      'Full restoration and colorization, then a stylised colour grade: stronger saturation, warm highlights and cool shadows, for a painterly look rather than a faithful one.',
+      'Full restoration with stronger local contrast and colorization, then a stylised colour grade: stronger saturation, warm highlights and cool shadows, for a painterly look rather than a faithful one.',
   },
 ];
