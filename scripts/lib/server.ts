@@ -1,6 +1,4 @@
 import http from 'node:http';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { NetlifyDev } from '@netlify/dev';
 import { binaryBodyRequest } from '../embedded/binary-bodies';
 
@@ -15,6 +13,49 @@ export interface RunningServer {
  * emulation (@netlify/dev): routing, headers and redirects come from netlify.toml, exactly as deployed.
  * The only thing added here is the 404 answer for paths Netlify's chain leaves unhandled.
  */
+/**
+ * Copies a fetch body to the Node response. When the browser goes away mid-answer the rest is read and
+ * dropped rather than cancelled: cancelling an undici body while its socket finishes makes undici close
+ * the stream twice and throw "Invalid state: ReadableStream is already closed" from a microtask — an
+ * uncaught exception that takes the whole local server down.
+ */
+async function relay(body: ReadableStream<Uint8Array>, res: http.ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) continue;
+      if (!res.write(value)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    }
+  } catch {
+    // The function's stream failed; the browser sees a cut answer, as it would on Netlify.
+  } finally {
+    if (!res.destroyed) res.end();
+  }
+}
+
+/** The same undici race can also start inside the emulator; it is harmless, so it must not end the process. */
+function isClosedStreamRace(err: unknown): boolean {
+  return err instanceof TypeError && /ReadableStream is already closed/.test(err.message) && /undici/.test(err.stack ?? '');
+}
+let guardInstalled = false;
+function guardAgainstClosedStreamRace(): void {
+  if (guardInstalled) return;
+  guardInstalled = true;
+  process.on('uncaughtException', (err) => {
+    if (isClosedStreamRace(err)) {
+      console.warn('[site server] ignored undici double close of a cancelled response body');
+      return;
+    }
+    // Not ours to swallow: behave as Node would without this listener (unless someone else handles it).
+    if (process.listenerCount('uncaughtException') === 1) {
+      console.error(err);
+      process.exit(1);
+    }
+  });
+}
+
 export async function startSiteServer(opts: { root: string; port?: number; host?: string }): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const netlify = new NetlifyDev({
@@ -30,6 +71,7 @@ export async function startSiteServer(opts: { root: string; port?: number; host?
     images: { enabled: false },
   });
   await netlify.start();
+  guardAgainstClosedStreamRace();
 
   const server = http.createServer(async (req, res) => {
     try {
@@ -54,8 +96,7 @@ export async function startSiteServer(opts: { root: string; port?: number; host?
       res.statusCode = response.status;
       response.headers.forEach((value, key) => res.setHeader(key, value));
       if (response.body && req.method !== 'HEAD') {
-        // pipeline() releases the response stream when the browser goes away mid-answer.
-        await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => {});
+        await relay(response.body, res);
       } else {
         res.end();
       }
