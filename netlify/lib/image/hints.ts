@@ -1,5 +1,6 @@
 import type { ChromaPlanes } from './colorizer';
 import { hexToLab } from './lab';
+import type { ColorHint } from './schema';
 
 // Colour hints after Levin, Lischinski & Weiss (2004), "Colorization using Optimization":
 // neighbouring pixels (3×3) with similar luminance should have similar chroma. The affinity is
@@ -9,7 +10,7 @@ import { hexToLab } from './lab';
 // system is symmetric positive definite, solved by Jacobi-preconditioned conjugate gradient at
 // reduced resolution; the caller upsamples the result guided by full-resolution luminance.
 
-export type ColorHint = { x: number; y: number; color: string };
+export type { ColorHint };
 
 const OFFSETS: [number, number][] = [[1, 0], [-1, 1], [0, 1], [1, 1]]; // half of the 8-neighbourhood; edges are symmetric
 

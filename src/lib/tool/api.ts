@@ -7,21 +7,10 @@ import { $purchases, type Purchases } from '../cart-state';
  * files over INLINE_UPLOAD_MAX_BYTES (Netlify's 6 MB function body cap, minus encoding overhead) are sent
  * straight to storage through a signed upload first. Every call returns the server's message on failure.
  */
-export interface ColorHint {
-  x: number;
-  y: number;
-  color: string;
-}
-
-export interface ImageResult {
-  success: true;
-  transformationId: string;
-  originalUrl: string;
-  processedUrl: string;
-  width: number | null;
-  height: number | null;
-  hints: ColorHint[];
-}
+// Types only (erased from the bundle): the answer shapes are defined once, next to the server code.
+import type { ColorHint } from '../../../netlify/lib/image/schema';
+export type { ColorHint };
+export type ImageResult = Omit<import('../../../netlify/lib/jobs/image').ImageAnswer, 'error'>;
 
 export interface VideoResult {
   transformationId: string;
