@@ -3,26 +3,36 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { rgbBufferToLab } from './lab';
-import { boxMean, fitSize, guidedCoefficients, resize } from './planes';
+import { boxMean, guidedCoefficients } from './planes';
 
 // Exemplar-based colour transfer after Welsh, Ashikhmin & Mueller (2002), "Transferring color to
-// greyscale images", made conservative: the reference photos of a small shipped library are remapped
-// to the target's luminance statistics, jittered samples of (L*, local spread, local mean, height in
-// the frame) are taken from them, and each target pixel gets the kernel-weighted *mean* a*b* of the
-// samples near it in that feature space (Nadaraya–Watson regression) rather than the single nearest
-// sample's colour — where the references disagree the colour stays muted instead of confidently
-// wrong. A global gain then restores typical colourfulness and an edge-aware guided filter smooths
-// the chroma along L* edges. A statistical method, not a learned model: colours are plausible for
-// the kind of scene, not knowledge of the true colours (colour hints fix what matters to the buyer).
+// greyscale images", pooled over a small shipped library instead of one hand-picked reference.
+// Every pixel of every reference is described by a few luminance features (L*, fine and coarse
+// texture, surrounding brightness, and how smoothly it connects to the top edge of the frame, which
+// is what tells sky from a wall), remapped to the target's luminance statistics. For each target
+// pixel the references' colours near it in that feature space are gathered per hue sector with a
+// Gaussian kernel (Nadaraya–Watson), rebalanced against the library's overall hue frequencies and
+// resolved with the "annealed mean" of Zhang, Isola & Efros (2016): the dominant colour of similar
+// areas rather than the brownish average of all of them. The picture's overall cast is then pulled
+// to a typical photo's and the chroma is smoothed along L* edges. A statistical method, not a learned
+// model: colours are plausible for the kind of area, not knowledge of the true colours (colour hints
+// fix what matters to the buyer).
 
 export const REFERENCE_DIR = fileURLToPath(new URL('./reference/', import.meta.url));
 
-type Features = { L: Float32Array; spread: Float32Array; ctx: Float32Array };
-type Reference = { name: string; width: number; height: number; L: Float32Array; a: Float32Array; b: Float32Array; desc: Float32Array };
+type Features = { L: Float32Array; spread: Float32Array; ctx: Float32Array; coarse: Float32Array; open: Float32Array };
+type Reference = {
+  name: string; width: number; height: number; a: Float32Array; b: Float32Array;
+  /** Matching features at the reference's own size, computed once; remapped per target (linear in L*). */
+  f: Features; mean: number; std: number;
+};
 
-const DESC_BINS = 16;
-
-/** Per-pixel matching features: L*, 5×5 standard deviation (texture), 15×15 mean (context). */
+/**
+ * Per-pixel matching features: L*, 5×5 standard deviation (fine texture), the mean L* around it
+ * (context, 1/36 of the long side), the fine texture averaged over 1/16 of the long side (coarse
+ * texture: a sky or a wall is smooth at both scales, foliage and crowds are not) and the geodesic
+ * distance to the top edge.
+ */
 function features(L: Float32Array, w: number, h: number): Features {
   const sq = new Float32Array(L.length);
   for (let i = 0; i < L.length; i++) sq[i] = L[i] * L[i];
@@ -30,63 +40,55 @@ function features(L: Float32Array, w: number, h: number): Features {
   const spread = new Float32Array(L.length);
   for (let i = 0; i < L.length; i++) spread[i] = Math.sqrt(Math.max(0, m2[i] - m[i] * m[i]));
   const r = Math.max(3, Math.round(Math.max(w, h) / 36));
-  return { L, spread, ctx: boxMean(L, w, h, r) };
+  const R = Math.max(4, Math.round(Math.max(w, h) / 16));
+  return { L, spread, ctx: boxMean(L, w, h, r), coarse: boxMean(spread, w, h, R), open: topDistance(m, w, h) };
 }
 
+/** Cost of crossing an L* step, per L* unit above the first (grain that survived restoration is free). */
+const EDGE_COST = 0.03;
+const EDGE_FREE = 1;
+
 /**
- * Scene descriptor: L* histogram (16 bins), 4×4 layout of mean L* and of texture energy, each
- * normalised, so a bright-sky-over-dark-ground scene finds references with the same arrangement.
+ * Geodesic distance from the top edge of the frame, in long sides, where every step also costs the
+ * L* difference it crosses: sky (and what is seen through to it) is reached by a short smooth path,
+ * a wall or a face inside an outline is not. Takes a lightly smoothed L*; three pairs of raster
+ * sweeps approximate the shortest paths well enough for a feature.
  */
-export function sceneDescriptor(L: Float32Array, w: number, h: number): Float32Array {
-  const d = new Float32Array(DESC_BINS + 32);
-  const f = features(L, w, h);
-  for (let i = 0; i < L.length; i++) d[Math.min(DESC_BINS - 1, Math.max(0, Math.floor(L[i] / (100 / DESC_BINS))))] += 1 / L.length;
-  const cells = new Float32Array(16), tex = new Float32Array(16), cnt = new Float32Array(16);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const c = Math.min(3, (y * 4 / h) | 0) * 4 + Math.min(3, (x * 4 / w) | 0);
-    cells[c] += L[y * w + x]; tex[c] += f.spread[y * w + x]; cnt[c]++;
-  }
-  for (let c = 0; c < 16; c++) {
-    d[DESC_BINS + c] = cells[c] / Math.max(1, cnt[c]) / 100;
-    d[DESC_BINS + 16 + c] = Math.min(1, tex[c] / Math.max(1, cnt[c]) / 20);
+export function topDistance(L: Float32Array, w: number, h: number): Float32Array {
+  const d = new Float32Array(w * h).fill(Infinity);
+  for (let x = 0; x < w; x++) d[x] = 0;
+  const step = 1 / Math.max(w, h);
+  const relax = (i: number, j: number, len: number) => {
+    const c = d[j] + step * len + EDGE_COST * Math.max(0, Math.abs(L[i] - L[j]) - EDGE_FREE);
+    if (c < d[i]) d[i] = c;
+  };
+  for (let pass = 0; pass < 3; pass++) {
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (x > 0) relax(i, i - 1, 1);
+      if (y > 0) { relax(i, i - w, 1); if (x > 0) relax(i, i - w - 1, Math.SQRT2); if (x < w - 1) relax(i, i - w + 1, Math.SQRT2); }
+    }
+    for (let y = h - 1; y >= 0; y--) for (let x = w - 1; x >= 0; x--) {
+      const i = y * w + x;
+      if (x < w - 1) relax(i, i + 1, 1);
+      if (y < h - 1) { relax(i, i + w, 1); if (x < w - 1) relax(i, i + w + 1, Math.SQRT2); if (x > 0) relax(i, i + w - 1, Math.SQRT2); }
+    }
   }
   return d;
 }
 
-function descriptorDistance(p: Float32Array, q: Float32Array): number {
-  let hist = 0, layout = 0, texture = 0;
-  for (let i = 0; i < DESC_BINS; i++) hist += Math.abs(p[i] - q[i]);
-  for (let i = 0; i < 16; i++) {
-    layout += Math.abs(p[DESC_BINS + i] - q[DESC_BINS + i]);
-    texture += Math.abs(p[DESC_BINS + 16 + i] - q[DESC_BINS + 16 + i]);
-  }
-  return hist + layout / 8 + texture / 8;
-}
-
-let library: Promise<Reference[]> | null = null;
-
-/** Decodes the shipped references once per process (≈ 20 photos of ≤ 320 px). */
-export function loadReferenceLibrary(dir = REFERENCE_DIR): Promise<Reference[]> {
-  if (library && dir === REFERENCE_DIR) return library;
-  const load = (async () => {
-    const manifest = JSON.parse(await readFile(dir + 'manifest.json', 'utf8')) as { images: { file: string }[] };
-    return Promise.all(manifest.images.map(async ({ file }) => {
-      const { data, info } = await sharp(await readFile(dir + file)).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-      const lab = rgbBufferToLab(data, info.width, info.height, info.channels);
-      return { name: file, width: info.width, height: info.height, L: lab.L, a: lab.a, b: lab.b, desc: sceneDescriptor(lab.L, info.width, info.height) };
-    }));
-  })();
-  if (dir === REFERENCE_DIR) library = load;
-  return load;
-}
-
-function mulberry32(seed: number) {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/**
+ * Decodes a reference library (≈ 55 photos of ≤ 320 px) and computes its features. Not cached: only
+ * the colour grid built from it is kept, so the photos' planes are freed once it is built.
+ */
+export async function loadReferenceLibrary(dir = REFERENCE_DIR): Promise<Reference[]> {
+  const manifest = JSON.parse(await readFile(dir + 'manifest.json', 'utf8')) as { images: { file: string }[] };
+  return Promise.all(manifest.images.map(async ({ file }) => {
+    const { data, info } = await sharp(await readFile(dir + file)).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const lab = rgbBufferToLab(data, info.width, info.height, info.channels);
+    const [mean, std] = meanStd(lab.L);
+    return { name: file, width: info.width, height: info.height, a: lab.a, b: lab.b, mean, std, f: features(lab.L, info.width, info.height) };
+  }));
 }
 
 function meanStd(x: Float32Array): [number, number] {
@@ -96,99 +98,202 @@ function meanStd(x: Float32Array): [number, number] {
   return [m, Math.sqrt(Math.max(1e-6, s2 / x.length - m * m))];
 }
 
-// Feature-space lookup grid: each cell stores the a*b* of the nearest jittered sample, so matching
-// every target pixel is a table lookup instead of a search over all samples.
-const GL = 25, GS = 8, GC = 10, GY = 4;
-const SPREAD_MAX = 24;
-const W_L = 1, W_S = 1.2, W_C = 0.6, W_Y = 0.2;
-/** Kernel width of the conditional mean, in weighted feature units (≈ 8 L* levels). */
-const BANDWIDTH = 8;
+/** The library's median per-photo mean colour: the cast of a typical photo. */
+function typicalCast(refs: Reference[]): [number, number] {
+  const median = (v: number[]) => v.sort((p, q) => p - q)[v.length >> 1];
+  const mean = (x: Float32Array) => x.reduce((p, q) => p + q, 0) / x.length;
+  return [median(refs.map((r) => mean(r.a))), median(refs.map((r) => mean(r.b)))];
+}
+
+// The feature space is a regular grid with one axis per feature. Every pixel of every reference is
+// splatted into its nearest cell, the grid is blurred with a Gaussian (the regression kernel,
+// separable per axis), and each target pixel reads its cell's colour back by multilinear
+// interpolation: a kernel regression over all reference pixels at the cost of a few grid passes,
+// independent of the library's size.
+type Axis = { cells: number; max: number; sigma: number; value: (f: Features, i: number) => number };
+/** Luminance-like features are remapped to the target (Welsh et al.), texture features only scaled. */
+type Remap = { k: number; from: number; to: number };
+const level = (v: number, m: Remap) => (v - m.from) * m.k + m.to;
+const axes = (m: Remap): Axis[] => [
+  { cells: 4, max: 0.5, sigma: 0.15, value: (f, i) => f.open[i] },
+  { cells: 26, max: 100, sigma: 7, value: (f, i) => level(f.L[i], m) },
+  { cells: 9, max: 24, sigma: 6, value: (f, i) => f.spread[i] * m.k },
+  { cells: 11, max: 100, sigma: 10, value: (f, i) => level(f.ctx[i], m) },
+  { cells: 7, max: 18, sigma: 4, value: (f, i) => f.coarse[i] * m.k },
+];
+
+/** Hue sectors of the colour vote; sector 0 holds near-neutral colours (chroma below NEUTRAL). */
+const HUES = 12;
+const NEUTRAL = 6;
+/** Mix of the library's hue frequencies and a uniform prior in the rebalancing (Zhang et al. use 0.5). */
+const REBALANCE_UNIFORM = 0.5;
+
+function hueSector(a: number, b: number): number {
+  if (a * a + b * b < NEUTRAL * NEUTRAL) return 0;
+  const turn = Math.atan2(b, a) / (2 * Math.PI) + 1;
+  return 1 + (Math.floor(turn * HUES) % HUES);
+}
+
+export type ExemplarOptions = {
+  /** Another reference library (a folder with manifest.json), e.g. a business's own photos. */
+  dir?: string;
+  /** Overall chroma gain. */
+  gain?: number;
+  /** Annealed-mean temperature: 1 averages the sectors by their votes, towards 0 takes the winner. */
+  anneal?: number;
+};
+
+const DEFAULTS = { gain: 1, anneal: 0.38 };
+
+/** Fractional grid coordinate of a feature value. */
+const coord = (ax: Axis, v: number) => Math.min(ax.cells - 1, Math.max(0, (v / ax.max) * (ax.cells - 1)));
+
+/** Separable Gaussian blur of a grid array along one axis (σ in cells). */
+function blurAxis(src: Float64Array, dims: number[], axis: number, sigma: number): Float64Array {
+  const r = Math.max(1, Math.ceil(3 * sigma));
+  const kern = Array.from({ length: 2 * r + 1 }, (_, i) => Math.exp(-((i - r) ** 2) / (2 * sigma * sigma)));
+  const stride = dims.slice(axis + 1).reduce((p, q) => p * q, 1);
+  const n = dims[axis];
+  const out = new Float64Array(src.length);
+  for (let base = 0; base < src.length; base++) {
+    const pos = Math.floor(base / stride) % n;
+    let s = 0;
+    for (let k = -r; k <= r; k++) {
+      const q = pos + k;
+      if (q >= 0 && q < n) s += kern[k + r] * src[base + k * stride];
+    }
+    out[base] = s;
+  }
+  return out;
+}
+
 /**
- * Chroma gain after averaging. The conditional mean is muted by construction (disagreeing references
- * cancel out); this restores a typical photo's colourfulness (measured: ≈ 0.73 of the truth on the
- * old-photo fixtures, ΔE2000 19.4 against 23.3 for nearest-sample transfer).
+ * Luminance features are compared in a canonical space (mean 50, standard deviation 20 L*) into which
+ * both the references and the target are remapped (Welsh et al.'s luminance remapping), so the colour
+ * grid depends only on the library and is built once per process.
  */
-const CHROMA_GAIN = 1.6;
+const canonical = (mean: number, std: number): Remap => ({ k: 20 / std, from: mean, to: 50 });
+const AXES = axes(canonical(0, 20));
+const DIMS = AXES.map((ax) => ax.cells);
+const STRIDES = DIMS.map((_, d) => DIMS.slice(d + 1).reduce((p, q) => p * q, 1));
 
-export type ExemplarOptions = { references?: number; samplesPerReference?: number; dir?: string };
+type ColourGrid = { a: Float32Array; b: Float32Array; cast: [number, number] };
+const grids = new Map<string, Promise<ColourGrid>>();
 
-export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions = {}): Promise<ChromaPlanes & { references: string[] }> {
-  const { L, width: w, height: h } = input;
-  const refs = await loadReferenceLibrary(opts.dir);
-  const k = Math.min(refs.length, opts.references ?? refs.length);
-  const desc = sceneDescriptor(L, w, h);
-  const chosen = refs.map((r) => ({ r, d: descriptorDistance(desc, r.desc) })).sort((p, q) => p.d - q.d).slice(0, k);
-  const [mt, st] = meanStd(L);
+function colourGrid(dir: string | undefined, gain: number, anneal: number): Promise<ColourGrid> {
+  const key = `${dir ?? ''}|${gain}|${anneal}`;
+  let grid = grids.get(key);
+  if (!grid) {
+    grid = loadReferenceLibrary(dir).then((refs) => buildGrid(refs, gain, anneal));
+    grids.set(key, grid);
+    grid.catch(() => grids.delete(key)); // a failed load is retried next time
+  }
+  return grid;
+}
 
-  // Jittered samples from each chosen reference, at the target's scale.
-  const per = opts.samplesPerReference ?? 121;
-  const sL: number[] = [], sS: number[] = [], sC: number[] = [], sA: number[] = [], sB: number[] = [], sY: number[] = [];
-  const rand = mulberry32(0x5eed + w * 31 + h);
-  for (const { r } of chosen) {
-    const size = fitSize(r.width, r.height, Math.max(w, h));
-    const rl = resize(r.L, r.width, r.height, size.width, size.height);
-    const ra = resize(r.a, r.width, r.height, size.width, size.height);
-    const rb = resize(r.b, r.width, r.height, size.width, size.height);
-    const [mr, sr] = meanStd(rl);
-    for (let i = 0; i < rl.length; i++) rl[i] = (rl[i] - mr) * (st / sr) + mt; // Welsh luminance remapping
-    const f = features(rl, size.width, size.height);
-    const g = Math.max(1, Math.round(Math.sqrt(per)));
-    for (let gy = 0; gy < g; gy++) for (let gx = 0; gx < g; gx++) {
-      const x = Math.min(size.width - 1, Math.floor(((gx + rand()) / g) * size.width));
-      const y = Math.min(size.height - 1, Math.floor(((gy + rand()) / g) * size.height));
-      const i = y * size.width + x;
-      sL.push(f.L[i]); sS.push(Math.min(SPREAD_MAX, f.spread[i])); sC.push(f.ctx[i]); sA.push(ra[i]); sB.push(rb[i]); sY.push(y / size.height);
+function buildGrid(refs: Reference[], gain: number, anneal: number): ColourGrid {
+  const dims = DIMS, strides = STRIDES;
+  const cells = dims.reduce((p, q) => p * q, 1);
+  // Per cell and hue sector: weight, Σa, Σb. Sector 0 collects near-neutral pixels.
+  const planes = (HUES + 1) * 3;
+  let grid: Float64Array[] = Array.from({ length: planes }, () => new Float64Array(cells));
+  for (const r of refs) {
+    const weight = 1 / (r.width * r.height); // each photo counts once, whatever its size
+    const ax = axes(canonical(r.mean, r.std));
+    for (let i = 0; i < r.width * r.height; i++) {
+      let c = 0;
+      for (let q = 0; q < ax.length; q++) c += Math.round(coord(ax[q], ax[q].value(r.f, i))) * strides[q];
+      const a = r.a[i], b = r.b[i];
+      const s = hueSector(a, b) * 3;
+      grid[s][c] += weight; grid[s + 1][c] += weight * a; grid[s + 2][c] += weight * b;
     }
   }
-
-  const ns = sL.length;
-  const cells = GY * GL * GS * GC;
+  for (let q = 0; q < AXES.length; q++) {
+    const sigma = (AXES[q].sigma / AXES[q].max) * (AXES[q].cells - 1);
+    grid = grid.map((g) => blurAxis(g, dims, q, sigma));
+  }
+  // Per cell: the annealed mean over hue sectors (Zhang et al. 2016): sharpening the sector
+  // distribution picks the dominant colour of similar areas instead of the brownish average of all.
+  let wMax = 0;
+  const total = new Float64Array(cells);
+  for (let i = 0; i < cells; i++) { for (let k = 0; k <= HUES; k++) total[i] += grid[k * 3][i]; wMax = Math.max(wMax, total[i]); }
+  // Class rebalancing (Zhang et al.): common hues (the browns and oranges most photos are full of)
+  // would otherwise win every ambiguous cell.
+  const prior = new Float64Array(HUES + 1);
+  for (let k = 0; k <= HUES; k++) for (let i = 0; i < cells; i++) prior[k] += grid[k * 3][i];
+  const psum = prior.reduce((p, q) => p + q, 0);
+  const rebalance = Array.from(prior, (p) => 1 / ((1 - REBALANCE_UNIFORM) * (p / psum) + REBALANCE_UNIFORM / (HUES + 1)));
   const cellA = new Float32Array(cells), cellB = new Float32Array(cells);
-  const inv = 1 / (2 * BANDWIDTH * BANDWIDTH);
-  for (let iy = 0; iy < GY; iy++) for (let il = 0; il < GL; il++) for (let is = 0; is < GS; is++) for (let ic = 0; ic < GC; ic++) {
-    const l = ((il + 0.5) / GL) * 100, s = ((is + 0.5) / GS) * SPREAD_MAX, c = ((ic + 0.5) / GC) * 100, yy = (iy + 0.5) / GY;
-    let best = 0, bd = Infinity;
-    let wa = 0, wb = 0, ws = 0;
-    for (let j = 0; j < ns; j++) {
-      const dl = sL[j] - l, ds = sS[j] - s, dc = sC[j] - c, dy = (sY[j] - yy) * 100;
-      const d = W_L * dl * dl + W_S * ds * ds + W_C * dc * dc + W_Y * dy * dy;
-      if (d < bd) { bd = d; best = j; }
-      const e = d * inv;
-      if (e < 12) { const k = Math.exp(-e); wa += k * sA[j]; wb += k * sB[j]; ws += k; }
+  const inv = 1 / anneal;
+  for (let i = 0; i < cells; i++) {
+    const ws = total[i];
+    if (ws < wMax * 1e-6) continue; // nothing similar in the library: leave it neutral
+    let norm = 0, sa = 0, sb = 0;
+    for (let k = 0; k <= HUES; k++) {
+      const wk = grid[k * 3][i];
+      if (wk <= ws * 1e-9) continue;
+      const q = Math.pow((rebalance[k] * wk) / ws, inv);
+      norm += q; sa += q * grid[k * 3 + 1][i] / wk; sb += q * grid[k * 3 + 2][i] / wk;
     }
-    const cell = ((iy * GL + il) * GS + is) * GC + ic;
-    // Nothing near in feature space: fall back to the nearest sample's colour.
-    if (ws > 1e-6) { cellA[cell] = (CHROMA_GAIN * wa) / ws; cellB[cell] = (CHROMA_GAIN * wb) / ws; }
-    else { cellA[cell] = CHROMA_GAIN * sA[best]; cellB[cell] = CHROMA_GAIN * sB[best]; }
+    cellA[i] = gain * sa / norm; cellB[i] = gain * sb / norm;
   }
 
+  return { a: cellA, b: cellB, cast: typicalCast(refs) };
+}
+
+export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions = {}): Promise<ChromaPlanes> {
+  const { gain, anneal } = { ...DEFAULTS, ...opts };
+  const { L, width: w, height: h } = input;
+  const { a: cellA, b: cellB, cast } = await colourGrid(opts.dir, gain, anneal);
+  const [mt, st] = meanStd(L);
+  const target = axes(canonical(mt, st)), strides = STRIDES;
+
+  // Read back with multilinear interpolation over the 2^D corners around each pixel's coordinate.
   const f = features(L, w, h);
   const a = new Float32Array(w * h), b = new Float32Array(w * h);
-  for (let i = 0; i < a.length; i++) {
-    const iy = Math.min(GY - 1, ((((i / w) | 0) + 0.5) / h * GY) | 0);
-    const il = Math.min(GL - 1, Math.max(0, (f.L[i] / 100 * GL) | 0));
-    const is = Math.min(GS - 1, Math.max(0, (f.spread[i] / SPREAD_MAX * GS) | 0));
-    const ic = Math.min(GC - 1, Math.max(0, (f.ctx[i] / 100 * GC) | 0));
-    const cell = ((iy * GL + il) * GS + is) * GC + ic;
-    a[i] = cellA[cell]; b[i] = cellB[cell];
+  const D = target.length, lo = new Int32Array(D), t = new Float64Array(D);
+  for (let i = 0; i < w * h; i++) {
+    for (let q = 0; q < D; q++) {
+      const v = coord(target[q], target[q].value(f, i));
+      lo[q] = Math.min(target[q].cells - 2, Math.floor(v)); t[q] = v - lo[q];
+    }
+    let sa = 0, sb = 0;
+    for (let corner = 0; corner < 1 << D; corner++) {
+      let wgt = 1, c = 0;
+      for (let q = 0; q < D; q++) {
+        const hi = (corner >> q) & 1;
+        wgt *= hi ? t[q] : 1 - t[q];
+        c += (lo[q] + hi) * strides[q];
+      }
+      if (wgt > 0) { sa += wgt * cellA[c]; sb += wgt * cellB[c]; }
+    }
+    a[i] = sa; b[i] = sb;
   }
 
+  // Cast balance: pull the picture's overall colour cast towards a typical photo's (the library's
+  // median per-photo mean), keeping the differences between areas.
+  {
+    let ma = 0, mb = 0;
+    for (let i = 0; i < a.length; i++) { ma += a[i]; mb += b[i]; }
+    ma /= a.length; mb /= a.length;
+    const [ta, tb] = cast;
+    for (let i = 0; i < a.length; i++) { a[i] -= ma - ta; b[i] -= mb - tb; }
+  }
   // Edge-aware chroma smoothing guided by L*: removes the salt-and-pepper of per-pixel matching
   // while keeping colour boundaries on luminance edges.
   const r = Math.max(2, Math.round(Math.max(w, h) / 64));
   const ga = guidedCoefficients(L, a, w, h, r, 25), gb = guidedCoefficients(L, b, w, h, r, 25);
   for (let i = 0; i < a.length; i++) { a[i] = ga.A[i] * L[i] + ga.B[i]; b[i] = gb.A[i] * L[i] + gb.B[i]; }
-  return { a, b, width: w, height: h, references: chosen.map((c) => c.r.name) };
+  return { a, b, width: w, height: h };
 }
 
 export function exemplarColorizer(opts: ExemplarOptions = {}): Colorizer {
   return {
     id: 'exemplar',
     description:
-      'Offline exemplar colour transfer (after Welsh et al. 2002): each area takes the average colour of similar-looking areas (brightness, texture, height in the frame) in a small bundled reference library, then the colour is smoothed along edges.',
-    async colorize(input, o) {
-      const fast = o?.quality === 'fast';
-      return exemplarColorize(input, { references: opts.references, samplesPerReference: fast ? 100 : opts.samplesPerReference, dir: opts.dir });
+      'Offline exemplar colour transfer (after Welsh et al. 2002): each area takes the most common colour of similar-looking areas (brightness, texture, surroundings, whether it opens onto the top of the frame) in a small bundled reference library, then the colour is smoothed along edges.',
+    async colorize(input) {
+      return exemplarColorize(input, opts);
     },
   };
 }
