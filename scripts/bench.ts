@@ -12,5 +12,5 @@ const only = process.argv.find((a) => a === 'image' || a === 'video');
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 if (!only || only === 'image') report.image = await benchImage({ quick });
-if (!only || only === 'video') report.video = await benchVideo({ quick });
+if (!only || only === 'video') report.video = await benchVideo(quick ? 2 : 5);
 console.log(JSON.stringify(report, null, 2));
