@@ -88,11 +88,10 @@ export function rgbBufferToL(rgb: Uint8Array, n: number, channels: number): Floa
   return L;
 }
 
-/** Planar Lab → interleaved 8-bit RGB. */
-export function labToRgbBuffer(L: Float32Array, a: Float32Array, b: Float32Array): Uint8Array {
+/** Planar Lab → interleaved 8-bit RGB, into `out` at byte `offset` when given (row-by-row callers). */
+export function labToRgbBuffer(L: Float32Array, a: Float32Array, b: Float32Array, out = new Uint8Array(L.length * 3), offset = 0): Uint8Array {
   const n = L.length;
-  const out = new Uint8Array(n * 3);
-  for (let i = 0, p = 0; i < n; i++, p += 3) {
+  for (let i = 0, p = offset; i < n; i++, p += 3) {
     const fy = (L[i] + 16) / 116;
     const X = XN * fInv(fy + a[i] / 500), Y = fInv(fy), Z = ZN * fInv(fy - b[i] / 200);
     out[p] = toByte(MI[0] * X + MI[1] * Y + MI[2] * Z);

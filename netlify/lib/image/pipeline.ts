@@ -5,7 +5,7 @@ import { propagateHints, type ColorHint } from './hints';
 import { inspectImage, openImage } from './inspect';
 import { labToRgbBuffer, rgbBufferToL, rgbBufferToLab } from './lab';
 import { PIPELINES } from './pipelines';
-import { downsample, fitSize, guidedUpsample, resize } from './planes';
+import { downsample, fitSize, guidedUpsampleRows, resize } from './planes';
 import { detectTone, restoreLuminance, type Tone } from './restore';
 import type { ImageModel } from './schema';
 import { createColorizer } from './select';
@@ -121,10 +121,9 @@ export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Prom
 
   // Chroma back to full resolution, edges taken from the restored full-resolution L*.
   const r = 2, eps = 16;
-  const a = guidedUpsample(L, W, H, Llow, chroma.a, cs.width, cs.height, r, eps);
-  const b = guidedUpsample(L, W, H, Llow, chroma.b, cs.width, cs.height, r, eps);
-  lap('upsample');
-  const rgb = labToRgbBuffer(L, a, b);
+  const rgb = new Uint8Array(N * 3);
+  guidedUpsampleRows(L, W, H, Llow, [chroma.a, chroma.b], cs.width, cs.height, r, eps, (Y, [a, b]) =>
+    labToRgbBuffer(L.subarray(Y * W, (Y + 1) * W), a, b, rgb, Y * W * 3));
   lap('compose');
   const image = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
     .jpeg({ quality: 90, chromaSubsampling: '4:4:4' })

@@ -31,10 +31,11 @@ export function downsample(src: Float32Array, w: number, h: number, W: number, H
   return out;
 }
 
-/** Bilinear resampling with pixel-centre alignment (used for upsampling). */
-export function upsample(src: Float32Array, w: number, h: number, W: number, H: number): Float32Array {
-  if (W === w && H === h) return src.slice();
-  const out = new Float32Array(W * H);
+/**
+ * Bilinear resampling with pixel-centre alignment, one output row at a time: lets callers fuse
+ * upsampling with what consumes it instead of holding full-resolution planes.
+ */
+export function bilinearRows(w: number, h: number, W: number, H: number) {
   const sx = w / W, sy = h / H;
   const xi = new Int32Array(W), xf = new Float32Array(W);
   for (let X = 0; X < W; X++) {
@@ -43,19 +44,27 @@ export function upsample(src: Float32Array, w: number, h: number, W: number, H: 
     xf[X] = w > 1 ? fx - xi[X] : 0;
   }
   const x1off = w > 1 ? 1 : 0;
-  for (let Y = 0; Y < H; Y++) {
+  /** Writes output row Y of `src` (w×h) into `out` (length W). */
+  return (src: Float32Array, Y: number, out: Float32Array) => {
     const fy = Math.min(Math.max((Y + 0.5) * sy - 0.5, 0), h - 1);
     const y0 = Math.min(Math.floor(fy), h - 2 < 0 ? 0 : h - 2);
     const ty = h > 1 ? fy - y0 : 0;
     const r0 = y0 * w, r1 = (h > 1 ? y0 + 1 : y0) * w;
-    const o = Y * W;
     for (let X = 0; X < W; X++) {
       const x = xi[X], t = xf[X];
       const top = src[r0 + x] + (src[r0 + x + x1off] - src[r0 + x]) * t;
       const bot = src[r1 + x] + (src[r1 + x + x1off] - src[r1 + x]) * t;
-      out[o + X] = top + (bot - top) * ty;
+      out[X] = top + (bot - top) * ty;
     }
-  }
+  };
+}
+
+/** Bilinear resampling with pixel-centre alignment (used for upsampling). */
+export function upsample(src: Float32Array, w: number, h: number, W: number, H: number): Float32Array {
+  if (W === w && H === h) return src.slice();
+  const out = new Float32Array(W * H);
+  const row = bilinearRows(w, h, W, H);
+  for (let Y = 0; Y < H; Y++) row(src, Y, out.subarray(Y * W, (Y + 1) * W));
   return out;
 }
 
@@ -109,16 +118,39 @@ export function guidedCoefficients(I: Float32Array, p: Float32Array, w: number, 
 /**
  * Fast guided filter (He & Sun 2015): coefficients are computed on the low-resolution pair
  * (guideLow, srcLow) and applied to the full-resolution guide, so edges come from the full-res guide.
+ * Several sources share one pass and arrive row by row (`onRow` gets row Y of each, reused buffers),
+ * so a 12 MP photo never holds full-resolution copies of them.
  */
+export function guidedUpsampleRows(
+  guideFull: Float32Array, W: number, H: number,
+  guideLow: Float32Array, srcsLow: Float32Array[], w: number, h: number,
+  r: number, eps: number,
+  onRow: (Y: number, rows: Float32Array[]) => void,
+): void {
+  const coeffs = srcsLow.map((src) => guidedCoefficients(guideLow, src, w, h, r, eps));
+  const row = bilinearRows(w, h, W, H);
+  const A = new Float32Array(W), B = new Float32Array(W);
+  const rows = srcsLow.map(() => new Float32Array(W));
+  for (let Y = 0; Y < H; Y++) {
+    const g = guideFull.subarray(Y * W, (Y + 1) * W);
+    coeffs.forEach((c, k) => {
+      row(c.A, Y, A); row(c.B, Y, B);
+      const out = rows[k];
+      for (let X = 0; X < W; X++) out[X] = A[X] * g[X] + B[X];
+    });
+    onRow(Y, rows);
+  }
+}
+
+/** guidedUpsample of one plane into a full-resolution plane. */
 export function guidedUpsample(
   guideFull: Float32Array, W: number, H: number,
   guideLow: Float32Array, srcLow: Float32Array, w: number, h: number,
   r: number, eps: number,
 ): Float32Array {
-  const { A, B } = guidedCoefficients(guideLow, srcLow, w, h, r, eps);
-  const Au = upsample(A, w, h, W, H), Bu = upsample(B, w, h, W, H);
-  for (let i = 0; i < Au.length; i++) Au[i] = Au[i] * guideFull[i] + Bu[i];
-  return Au;
+  const out = new Float32Array(W * H);
+  guidedUpsampleRows(guideFull, W, H, guideLow, [srcLow], w, h, r, eps, (Y, [row]) => out.set(row, Y * W));
+  return out;
 }
 
 /** Size with the long side at most `maxSide`, keeping the aspect ratio. */
