@@ -111,7 +111,7 @@ function typicalCast(refs: Reference[]): [number, number] {
 // interpolation: a kernel regression over all reference pixels at the cost of a few grid passes,
 // independent of the library's size.
 type Axis = { cells: number; max: number; sigma: number; value: (f: Features, i: number) => number };
-/** Luminance-like features are remapped to the target (Welsh et al.), texture features only scaled. */
+/** Luminance-like features are remapped (Welsh et al.) into the canonical space below, texture features only scaled. */
 type Remap = { k: number; from: number; to: number };
 const level = (v: number, m: Remap) => (v - m.from) * m.k + m.to;
 const axes = (m: Remap): Axis[] => [
@@ -143,7 +143,7 @@ export type ExemplarOptions = {
   anneal?: number;
 };
 
-const DEFAULTS = { gain: 1, anneal: 0.38 };
+const DEFAULTS = { gain: 1, anneal: 0.38 }; // 0.38: Zhang et al.'s annealed-mean temperature
 
 /** Fractional grid coordinate of a feature value. */
 const coord = (ax: Axis, v: number) => Math.min(ax.cells - 1, Math.max(0, (v / ax.max) * (ax.cells - 1)));
