@@ -9,6 +9,8 @@
  *   apt-get download plasma-workspace-wallpapers lomiri-wallpapers-16.04 ruby-rmagick-doc opencv-doc
  *   for d in *.deb; do dpkg -x "$d" "x/${d%%_*}"; done
  * Run: npx tsx scripts/build-reference-library.ts [--from /tmp/debs/x]
+ *      npx tsx scripts/build-reference-library.ts --grid   (only rewrites colour-grid.bin, after a change
+ *      to the colorizer's method; every run ends by rewriting it)
  *
  * Licences and credits come from each package's debian/copyright (usr/share/doc/<pkg>/copyright) and, for
  * Plasma wallpapers, the wallpaper's metadata.json; "Not stated by upstream" means neither names the picture.
@@ -22,6 +24,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { GRID_FILE, writeColourGrid } from '../netlify/lib/image/exemplar';
 
 interface Source {
   package: string;
@@ -94,6 +97,11 @@ const MAX_CORRELATION = 0.9;
 const LONG_SIDE = 320;
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const refDir = join(root, 'netlify/lib/image/reference');
+if (process.argv.includes('--grid')) {
+  await writeColourGrid();
+  console.log(`wrote ${join(refDir, GRID_FILE)}`);
+  process.exit(0);
+}
 const truthDir = resolve(root, '../shared/fixtures/photos/truth');
 const fromArg = process.argv.indexOf('--from');
 if (fromArg >= 0 && !process.argv[fromArg + 1]) throw new Error('--from needs a folder');
@@ -184,4 +192,5 @@ if (existsSync(truthDir)) {
 for (const { entry, jpeg } of added) await writeFile(join(refDir, entry.file), jpeg);
 manifest.images = [...existing, ...added.map((a) => a.entry)];
 await writeFile(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
-console.log(`added ${added.length}, library now has ${manifest.images.length} references`);
+await writeColourGrid();
+console.log(`added ${added.length}, library now has ${manifest.images.length} references; ${GRID_FILE} rewritten`);

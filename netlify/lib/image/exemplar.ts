@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { rgbBufferToLab } from './lab';
@@ -9,7 +10,7 @@ import { boxMean, guidedCoefficients } from './planes';
 // greyscale images", pooled over a small shipped library instead of one hand-picked reference.
 // Every pixel of every reference is described by a few luminance features (L*, fine and coarse
 // texture, surrounding brightness, and how smoothly it connects to the top edge of the frame, which
-// is what tells sky from a wall), remapped to the target's luminance statistics. For each target
+// is what tells sky from a wall), with luminance remapped to one canonical scale. For each target
 // pixel the references' colours near it in that feature space are gathered per hue sector with a
 // Gaussian kernel (Nadaraya–Watson), rebalanced against the library's overall hue frequencies and
 // resolved with the "annealed mean" of Zhang, Isola & Efros (2016): the dominant colour of similar
@@ -180,18 +181,64 @@ const STRIDES = DIMS.map((_, d) => DIMS.slice(d + 1).reduce((p, q) => p * q, 1))
 type ColourGrid = { a: Float32Array; b: Float32Array; cast: [number, number] };
 const grids = new Map<string, Promise<ColourGrid>>();
 
-function colourGrid(dir: string | undefined, gain: number, anneal: number): Promise<ColourGrid> {
-  const key = `${dir ?? ''}|${gain}|${anneal}`;
-  let grid = grids.get(key);
+/**
+ * The grid built from the shipped library is shipped with it (`colour-grid.bin`, written by
+ * `npx tsx scripts/build-reference-library.ts --grid`): building it takes ≈ 2 s, which every cold
+ * function (and every request under the local emulator, which reloads functions) would pay otherwise.
+ * It is used only when its key matches a hash of the manifest, every reference file, gain and anneal;
+ * a library without one, or with a changed photo, is built from its photos. A change to the method
+ * itself is caught by tests/unit/image/exemplar.test.ts, which compares the shipped grid with a fresh build.
+ */
+export const GRID_FILE = 'colour-grid.bin';
+
+async function gridKey(dir: string, gain: number, anneal: number): Promise<string> {
+  const manifest = await readFile(dir + 'manifest.json', 'utf8');
+  const hash = createHash('sha256').update(manifest);
+  for (const { file } of JSON.parse(manifest).images as { file: string }[]) hash.update(await readFile(dir + file));
+  return hash.update(`|${gain}|${anneal}`).digest('hex');
+}
+
+/** File layout: uint32 header length, JSON header { key, cells, cast }, then a and b as float32. */
+function encodeGrid(grid: ColourGrid, key: string): Buffer {
+  const head = Buffer.from(JSON.stringify({ key, cells: grid.a.length, cast: grid.cast }));
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(head.length);
+  return Buffer.concat([len, head, Buffer.from(grid.a.buffer, grid.a.byteOffset, grid.a.byteLength), Buffer.from(grid.b.buffer, grid.b.byteOffset, grid.b.byteLength)]);
+}
+
+function decodeGrid(buf: Buffer, key: string): ColourGrid | null {
+  const len = buf.readUInt32LE(0);
+  const head = JSON.parse(buf.subarray(4, 4 + len).toString('utf8')) as { key: string; cells: number; cast: [number, number] };
+  if (head.key !== key || buf.length !== 4 + len + head.cells * 8) return null;
+  const floats = new Float32Array(buf.buffer.slice(buf.byteOffset + 4 + len, buf.byteOffset + buf.length));
+  return { a: floats.subarray(0, head.cells), b: floats.subarray(head.cells), cast: head.cast };
+}
+
+/** The grid shipped in a library folder, or null when there is none or it does not match the library. */
+export async function loadShippedGrid(dir = REFERENCE_DIR, gain = DEFAULTS.gain, anneal = DEFAULTS.anneal): Promise<ColourGrid | null> {
+  const shipped = await readFile(dir + GRID_FILE).catch(() => null);
+  return shipped && decodeGrid(shipped, await gridKey(dir, gain, anneal));
+}
+
+/** Builds the default grid of a library folder and writes it next to its photos. */
+export async function writeColourGrid(dir = REFERENCE_DIR): Promise<void> {
+  const { gain, anneal } = DEFAULTS;
+  await writeFile(dir + GRID_FILE, encodeGrid(buildGrid(await loadReferenceLibrary(dir), gain, anneal), await gridKey(dir, gain, anneal)));
+}
+
+function colourGrid(dir = REFERENCE_DIR, gain: number, anneal: number): Promise<ColourGrid> {
+  const cacheKey = `${dir}|${gain}|${anneal}`;
+  let grid = grids.get(cacheKey);
   if (!grid) {
-    grid = loadReferenceLibrary(dir).then((refs) => buildGrid(refs, gain, anneal));
-    grids.set(key, grid);
-    grid.catch(() => grids.delete(key)); // a failed load is retried next time
+    grid = loadShippedGrid(dir, gain, anneal).then(async (shipped) => shipped ?? buildGrid(await loadReferenceLibrary(dir), gain, anneal));
+    grids.set(cacheKey, grid);
+    grid.catch(() => grids.delete(cacheKey)); // a failed load is retried next time
   }
   return grid;
 }
 
-function buildGrid(refs: Reference[], gain: number, anneal: number): ColourGrid {
+/** The colour grid of a library's photos (what `colour-grid.bin` holds for the defaults). */
+export function buildGrid(refs: Reference[], gain = DEFAULTS.gain, anneal = DEFAULTS.anneal): ColourGrid {
   const dims = DIMS, strides = STRIDES;
   const cells = dims.reduce((p, q) => p * q, 1);
   // Per cell and hue sector: weight, Σa, Σb. Sector 0 collects near-neutral pixels.
@@ -214,13 +261,14 @@ function buildGrid(refs: Reference[], gain: number, anneal: number): ColourGrid 
   }
   // Per cell: the annealed mean over hue sectors (Zhang et al. 2016): sharpening the sector
   // distribution picks the dominant colour of similar areas instead of the brownish average of all.
-  let wMax = 0;
-  const total = new Float64Array(cells);
-  for (let i = 0; i < cells; i++) { for (let k = 0; k <= HUES; k++) total[i] += grid[k * 3][i]; wMax = Math.max(wMax, total[i]); }
   // Class rebalancing (Zhang et al.): common hues (the browns and oranges most photos are full of)
   // would otherwise win every ambiguous cell.
-  const prior = new Float64Array(HUES + 1);
-  for (let k = 0; k <= HUES; k++) for (let i = 0; i < cells; i++) prior[k] += grid[k * 3][i];
+  let wMax = 0;
+  const total = new Float64Array(cells), prior = new Float64Array(HUES + 1);
+  for (let i = 0; i < cells; i++) {
+    for (let k = 0; k <= HUES; k++) { total[i] += grid[k * 3][i]; prior[k] += grid[k * 3][i]; }
+    wMax = Math.max(wMax, total[i]);
+  }
   const psum = prior.reduce((p, q) => p + q, 0);
   const rebalance = Array.from(prior, (p) => 1 / ((1 - REBALANCE_UNIFORM) * (p / psum) + REBALANCE_UNIFORM / (HUES + 1)));
   const cellA = new Float32Array(cells), cellB = new Float32Array(cells);

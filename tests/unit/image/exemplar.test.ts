@@ -1,9 +1,9 @@
 import sharp from 'sharp';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exemplarColorize, topDistance } from '../../../netlify/lib/image/exemplar';
+import { buildGrid, exemplarColorize, GRID_FILE, loadReferenceLibrary, loadShippedGrid, REFERENCE_DIR, topDistance } from '../../../netlify/lib/image/exemplar';
 import { rgbBufferToL } from '../../../netlify/lib/image/lab';
 
 /** Deterministic ±amp noise, so the tests never depend on Math.random. */
@@ -53,5 +53,28 @@ describe('exemplar colorizer', () => {
     const sky = { a: mean(out.a, 4, 28), b: mean(out.b, 4, 28) }, ground = { a: mean(out.a, 44, 68), b: mean(out.b, 44, 68) };
     expect(sky.b).toBeLessThan(ground.b - 20); // bluer above
     expect(ground.a).toBeLessThan(sky.a - 10); // greener below
+  });
+});
+
+describe('shipped colour grid', () => {
+  it(`${GRID_FILE} equals a fresh build from the shipped photos (after a method change: npx tsx scripts/build-reference-library.ts --grid)`, async () => {
+    const shipped = await loadShippedGrid();
+    expect(shipped, `${GRID_FILE} is missing or was built from other photos`).not.toBeNull();
+    const fresh = buildGrid(await loadReferenceLibrary());
+    expect(shipped!.a.length).toBe(fresh.a.length);
+    let worst = 0;
+    for (let i = 0; i < fresh.a.length; i++) worst = Math.max(worst, Math.abs(shipped!.a[i] - fresh.a[i]), Math.abs(shipped!.b[i] - fresh.b[i]));
+    expect(worst).toBeLessThan(1e-3);
+    expect(shipped!.cast[0]).toBeCloseTo(fresh.cast[0], 4);
+    expect(shipped!.cast[1]).toBeCloseTo(fresh.cast[1], 4);
+  }, 30_000);
+
+  it('is used from a copy of the library, and ignored once one of its photos changes', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'refs-copy-')) + path.sep;
+    for (const f of readdirSync(REFERENCE_DIR)) copyFileSync(REFERENCE_DIR + f, dir + f);
+    expect(await loadShippedGrid(dir)).not.toBeNull();
+    const [first, second] = readdirSync(dir).filter((f) => f.endsWith('.jpg')).sort();
+    copyFileSync(dir + second, dir + first);
+    expect(await loadShippedGrid(dir)).toBeNull();
   });
 });
