@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { HttpError, json, parseWith, readBytes, readJson, requireMethod, withErrors } from '../lib/http';
+import { HttpError, isMultipart, json, parseWith, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
 import { discardUpload, processImage, processImageOptionsSchema, readUpload } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
 import { MSG } from '../../src/lib/messages';
@@ -14,16 +14,8 @@ const MULTIPART_LIMIT = 6 * 1024 * 1024;
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
-  // The multipart boundary is case-sensitive: keep the header as sent.
-  const type = req.headers.get('content-type') ?? '';
-  if (type.toLowerCase().startsWith('multipart/form-data')) {
-    const body = await readBytes(req, MULTIPART_LIMIT);
-    let form: FormData;
-    try {
-      form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
-    } catch {
-      throw new HttpError(400, 'Invalid form data');
-    }
+  if (isMultipart(req)) {
+    const form = await readMultipart(req, MULTIPART_LIMIT);
     const file = form.get('file');
     if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.uploadFirst);
     const options = parseWith(processImageOptionsSchema, { model: form.get('model') ?? undefined, prompt: form.get('prompt') ?? undefined });

@@ -68,6 +68,20 @@ export async function readJson(req: Request, limit = JSON_BODY_LIMIT): Promise<u
   }
 }
 
+/** Reads a multipart/form-data body of at most `limit` bytes (413 above it, 400 if it does not parse). */
+export async function readMultipart(req: Request, limit: number): Promise<FormData> {
+  // The multipart boundary is case-sensitive: keep the header as sent.
+  const type = req.headers.get('content-type') ?? '';
+  const body = await readBytes(req, limit);
+  try {
+    return await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw new HttpError(400, 'Invalid form data');
+  }
+}
+
+export const isMultipart = (req: Request) => (req.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+
 /** Parses with a zod schema; the first issue becomes the 400 message. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);

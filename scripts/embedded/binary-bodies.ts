@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
  *
  * Returns a web Request for `netlify.handleAndIntrospect()` when the request carries a binary body, a 413
  * Response when that body exceeds maxBytes, or null when the request can go through
- * `handleAndIntrospectNodeRequest()` untouched.
+ * `handleAndIntrospectNodeRequest()` untouched (GET, HEAD and text bodies: their stream is not read here).
  */
 const TEXT_TYPES = new Set([
   'application/csp-report',
@@ -41,12 +41,12 @@ export async function binaryBodyRequest(
     }
     chunks.push(chunk as Buffer);
   }
-  if (size === 0) return null;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const body = Buffer.concat(chunks, size).toString('base64');
+  // The stream is consumed now, so even an empty body (a DELETE without content type) goes on as a new Request.
+  const body = size === 0 ? undefined : Buffer.concat(chunks, size).toString('base64');
   return new Request(new URL(req.url ?? '/', origin), { method: req.method, headers, body });
 }

@@ -32,6 +32,16 @@ export const MSG = {
   imageDownloaded: 'Image downloaded successfully!',
   downloadFailed: 'Download failed. Please try again.',
   imagesLoadError: 'There was an error loading the images. Please try again.',
+  // Re-rendering a finished image (colour hints, colour reference photo)
+  hintsApplied: 'Colour hints applied',
+  referenceApplied: 'Colour reference applied',
+  referenceMissing: 'Please choose a colour reference photo',
+  referenceRemoved: 'Colour reference removed: automatic colours again',
+  referenceNotColour: 'The reference photo has no colour to copy. Please choose a colour photo.',
+  referenceColourResult: 'This photo is already in colour: a colour reference is only used for black-and-white and sepia photos.',
+  imageNotFound: 'Image not found',
+  imageNotReady: 'This image is not ready yet',
+  imageFinal: 'This image has already been purchased; its colours can no longer be changed.',
 
   // Video tool
   videoPromptMin: 'Please provide a description of at least 5 characters',

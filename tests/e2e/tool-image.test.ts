@@ -10,7 +10,7 @@ import { closePool } from '../../netlify/lib/db';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
-import { greyPhoto } from '../integration/tool/helpers';
+import { colourScene, greyPhoto } from '../integration/tool/helpers';
 import { baseUrl, newPage, useBrowser } from './harness';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
@@ -20,11 +20,14 @@ const browser = useBrowser();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lumora-tool-'));
 let photo = '';
 let textFile = '';
+let colourPhoto = '';
 
 beforeAll(async () => {
   Object.assign(process.env, inject('platformEnv'));
   photo = path.join(dir, 'old-photo.png');
   writeFileSync(photo, await greyPhoto(480, 360));
+  colourPhoto = path.join(dir, 'family-colour.png');
+  writeFileSync(colourPhoto, await colourScene(480, 360));
   textFile = path.join(dir, 'notes.txt');
   writeFileSync(textFile, 'just some text');
 });
@@ -108,7 +111,18 @@ describe('transformation tool: image', () => {
     await result.getByTestId('hint-canvas').click({ position: { x: 100, y: 80 } });
     await expect(result.getByRole('list', { name: 'Colour hints' }).locator('li').count()).resolves.toBe(1);
     await result.getByRole('button', { name: 'Apply hints' }).click();
-    await toast(page, 'Colour hints applied', 90_000);
+    await toast(page, MSG.hintsApplied, 90_000);
+
+    // Colour reference photo: the buyer's own colour photo guides the colours; then back to automatic.
+    const referencePanel = result.getByTestId('reference');
+    await referencePanel.getByText('Colour reference photo (optional)').click();
+    await referencePanel.getByLabel('Colour photo (JPEG, PNG or TIFF)').setInputFiles(colourPhoto);
+    await referencePanel.getByRole('button', { name: 'Use this photo' }).click();
+    await toast(page, MSG.referenceApplied, 90_000);
+    await referencePanel.getByTestId('reference-active').waitFor();
+    await referencePanel.getByRole('button', { name: 'Remove reference' }).click();
+    await toast(page, MSG.referenceRemoved, 90_000);
+    await expect(referencePanel.getByTestId('reference-active').count()).resolves.toBe(0);
 
     // Watermarked preview download before purchase.
     const [preview] = await Promise.all([page.waitForEvent('download'), result.getByRole('button', { name: 'Download' }).click()]);

@@ -1,8 +1,8 @@
-import sharp from 'sharp';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
+import { openImage } from './inspect';
 import { rgbBufferToLab } from './lab';
 import { boxMean, guidedCoefficients } from './planes';
 
@@ -78,18 +78,29 @@ export function topDistance(L: Float32Array, w: number, h: number): Float32Array
   return d;
 }
 
+/** Long side the references are compared at (the shipped photos are stored at this size). */
+export const REFERENCE_SIDE = 320;
+
+/** Decodes one reference photo (at most REFERENCE_SIDE on its long side) and computes its features. */
+async function decodeReference(bytes: Buffer, name: string): Promise<Reference> {
+  const { data, info } = await openImage(bytes)
+    .resize(REFERENCE_SIDE, REFERENCE_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const lab = rgbBufferToLab(data, info.width, info.height, info.channels);
+  const [mean, std] = meanStd(lab.L);
+  return { name, width: info.width, height: info.height, a: lab.a, b: lab.b, mean, std, f: features(lab.L, info.width, info.height) };
+}
+
 /**
  * Decodes a reference library (≈ 55 photos of ≤ 320 px) and computes its features. Not cached: only
  * the colour grid built from it is kept, so the photos' planes are freed once it is built.
  */
 export async function loadReferenceLibrary(dir = REFERENCE_DIR): Promise<Reference[]> {
   const manifest = JSON.parse(await readFile(dir + 'manifest.json', 'utf8')) as { images: { file: string }[] };
-  return Promise.all(manifest.images.map(async ({ file }) => {
-    const { data, info } = await sharp(await readFile(dir + file)).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-    const lab = rgbBufferToLab(data, info.width, info.height, info.channels);
-    const [mean, std] = meanStd(lab.L);
-    return { name: file, width: info.width, height: info.height, a: lab.a, b: lab.b, mean, std, f: features(lab.L, info.width, info.height) };
-  }));
+  return Promise.all(manifest.images.map(async ({ file }) => decodeReference(await readFile(dir + file), file)));
 }
 
 function meanStd(x: Float32Array): [number, number] {
@@ -138,6 +149,11 @@ function hueSector(a: number, b: number): number {
 export type ExemplarOptions = {
   /** Another reference library (a folder with manifest.json), e.g. a business's own photos. */
   dir?: string;
+  /**
+   * One colour photo (JPEG, PNG or TIFF bytes) to take the colours from instead of the library: the
+   * buyer's own photo of the same place, person or kind of scene. Validated by the caller.
+   */
+  reference?: Buffer;
   /** Overall chroma gain. */
   gain?: number;
   /** Annealed-mean temperature: 1 averages the sectors by their votes, towards 0 takes the winner. */
@@ -226,11 +242,21 @@ export async function writeColourGrid(dir = REFERENCE_DIR): Promise<void> {
   await writeFile(dir + GRID_FILE, encodeGrid(buildGrid(await loadReferenceLibrary(dir), gain, anneal), await gridKey(dir, gain, anneal)));
 }
 
-function colourGrid(dir = REFERENCE_DIR, gain: number, anneal: number): Promise<ColourGrid> {
-  const cacheKey = `${dir}|${gain}|${anneal}`;
+/** Grids of single reference photos kept per process (≈ 0.4 s to build each; a hint re-render reuses it). */
+const REFERENCE_GRIDS_KEPT = 4;
+
+function colourGrid(opts: ExemplarOptions, gain: number, anneal: number): Promise<ColourGrid> {
+  const { dir = REFERENCE_DIR, reference } = opts;
+  const cacheKey = reference ? `reference|${createHash('sha256').update(reference).digest('hex')}|${gain}|${anneal}` : `${dir}|${gain}|${anneal}`;
   let grid = grids.get(cacheKey);
   if (!grid) {
-    grid = loadShippedGrid(dir, gain, anneal).then(async (shipped) => shipped ?? buildGrid(await loadReferenceLibrary(dir), gain, anneal));
+    grid = reference
+      ? decodeReference(reference, 'reference').then((ref) => buildGrid([ref], gain, anneal))
+      : loadShippedGrid(dir, gain, anneal).then(async (shipped) => shipped ?? buildGrid(await loadReferenceLibrary(dir), gain, anneal));
+    if (reference) {
+      const kept = [...grids.keys()].filter((k) => k.startsWith('reference|'));
+      if (kept.length >= REFERENCE_GRIDS_KEPT) grids.delete(kept[0]!); // Map keeps insertion order: oldest first
+    }
     grids.set(cacheKey, grid);
     grid.catch(() => grids.delete(cacheKey)); // a failed load is retried next time
   }
@@ -292,7 +318,7 @@ export function buildGrid(refs: Reference[], gain = DEFAULTS.gain, anneal = DEFA
 export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions = {}): Promise<ChromaPlanes> {
   const { gain, anneal } = { ...DEFAULTS, ...opts };
   const { L, width: w, height: h } = input;
-  const { a: cellA, b: cellB, cast } = await colourGrid(opts.dir, gain, anneal);
+  const { a: cellA, b: cellB, cast } = await colourGrid(opts, gain, anneal);
   const [mt, st] = meanStd(L);
   const target = axes(canonical(mt, st)), strides = STRIDES;
 
@@ -319,7 +345,7 @@ export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions =
   }
 
   // Cast balance: pull the picture's overall colour cast towards a typical photo's (the library's
-  // median per-photo mean), keeping the differences between areas.
+  // median per-photo mean; a single reference photo's own mean), keeping the differences between areas.
   {
     let ma = 0, mb = 0;
     for (let i = 0; i < a.length; i++) { ma += a[i]; mb += b[i]; }
@@ -338,8 +364,9 @@ export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions =
 export function exemplarColorizer(opts: ExemplarOptions = {}): Colorizer {
   return {
     id: 'exemplar',
-    description:
-      'Offline exemplar colour transfer (after Welsh et al. 2002): each area takes the most common colour of similar-looking areas (brightness, texture, surroundings, whether it opens onto the top of the frame) in a small bundled reference library, then the colour is smoothed along edges.',
+    description: opts.reference
+      ? 'Colour transfer from your reference photo (after Welsh et al. 2002): each area takes the most common colour of similar-looking areas of the photo you supplied, then the colour is smoothed along edges.'
+      : 'Offline exemplar colour transfer (after Welsh et al. 2002): each area takes the most common colour of similar-looking areas (brightness, texture, surroundings, whether it opens onto the top of the frame) in a small bundled reference library, then the colour is smoothed along edges.',
     async colorize(input) {
       return exemplarColorize(input, opts);
     },

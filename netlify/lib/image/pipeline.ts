@@ -25,6 +25,11 @@ export type RestoreOpts = {
   hints?: ColorHint[];
   /** Overrides the environment's choice (tests, benchmark). */
   colorizer?: Colorizer;
+  /**
+   * A colour photo (validated bytes) whose colours a grey or sepia photo takes, by exemplar transfer from
+   * that one photo instead of the library or a configured model. Ignored for colour photos.
+   */
+  reference?: Buffer;
 };
 
 /** Removes the colour cast of a colour photo: shifts chroma so near-neutral pixels average to grey. */
@@ -48,6 +53,13 @@ function grade(L: Float32Array, ch: ChromaPlanes, saturation: number, splitTone:
     }
     ch.a[i] = a; ch.b[i] = b;
   }
+}
+
+/** Whether a photo is grey, sepia or in colour, from a small copy (tone needs only statistics). */
+export async function photoTone(bytes: Buffer): Promise<Tone> {
+  const { data, info } = await openImage(bytes).resize(128, 128, { fit: 'inside' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const lab = rgbBufferToLab(data, info.width, info.height, info.channels);
+  return detectTone(lab.a, lab.b);
 }
 
 /**
@@ -90,10 +102,12 @@ export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Prom
     correctCast(chroma);
     method = 'restoration; original colours kept (cast corrected)';
   } else {
-    const colorizer = opts.colorizer ?? createColorizer(process.env, opts.prompt ? { prompt: opts.prompt } : {});
+    const colorizer = opts.reference
+      ? exemplarColorizer({ reference: opts.reference })
+      : opts.colorizer ?? createColorizer(process.env, opts.prompt ? { prompt: opts.prompt } : {});
     try {
       chroma = await colorizer.colorize({ L: Llow, width: cs.width, height: cs.height }, { quality: pipe.quality });
-      method = `restoration + ${colorizer.id} colorization`;
+      method = opts.reference ? 'restoration + colour transfer from the reference photo' : `restoration + ${colorizer.id} colorization`;
     } catch (e) {
       // The buyer's own cancel is not a failure to hide behind the offline method.
       if (colorizer.id === 'exemplar' || (e instanceof Error && e.name === 'AbortError')) throw e;

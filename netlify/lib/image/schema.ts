@@ -37,7 +37,7 @@ export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }
     id: 'sd-xl',
     name: 'Colorization and restoration with detail preservation',
     description:
-      'Full restoration (dust and scratch removal, edge-preserving denoising, fade, lens fall-off and colour-cast correction, gentle sharpening) at full resolution, then colorization of black-and-white or sepia photos. Colour comes from exemplar-based colour transfer: each area takes the most common colour of similar-looking areas (brightness, texture, surroundings, whether it opens onto the sky) in a bundled library of 55 reference photos: plausible colours for the kind of area, not knowledge of the true ones (a neural or hosted colorizer is used instead where this site is configured with one). Add colour hints to set the colours that matter to you.',
+      'Full restoration (dust and scratch removal, edge-preserving denoising, fade, lens fall-off and colour-cast correction, gentle sharpening) at full resolution, then colorization of black-and-white or sepia photos. Colour comes from exemplar-based colour transfer: each area takes the most common colour of similar-looking areas (brightness, texture, surroundings, whether it opens onto the sky) in a bundled library of 55 reference photos: plausible colours for the kind of area, not knowledge of the true ones (a neural or hosted colorizer is used instead where this site is configured with one). Add colour hints, or a colour photo of the same scene as a reference, to set the colours that matter to you.',
   },
   {
     id: 'sd-v1.5',

@@ -18,6 +18,8 @@ import {
   type ColorHint,
   type ImageModel,
 } from '../image';
+import { photoTone } from '../image/pipeline';
+import type { Tone } from '../image/restore';
 import { REFERENCE_DIR } from '../image/exemplar';
 import { activeColorizer, exemplarColorizer, type Colorizer } from '../image';
 import {
@@ -47,6 +49,10 @@ export interface ImageAnswer {
   width: number | null;
   height: number | null;
   hints: ColorHint[];
+  /** What the original was: a colour reference photo is offered for 'grey' and 'sepia' only. */
+  tone: Tone | null;
+  /** Whether the result takes its colours from the buyer's reference photo. */
+  reference: boolean;
   error: null;
 }
 
@@ -81,8 +87,20 @@ export async function answerFor(t: Transformation): Promise<ImageAnswer> {
     width: Number((t.hints as { width?: unknown }).width) || null,
     height: Number((t.hints as { height?: unknown }).height) || null,
     hints: hintsOf(t),
+    tone: toneOf(t),
+    reference: !!referencePathOf(t),
     error: null,
   };
+}
+
+function toneOf(t: Transformation): Tone | null {
+  const tone = (t.hints as { tone?: unknown }).tone;
+  return tone === 'grey' || tone === 'sepia' || tone === 'colour' ? tone : null;
+}
+
+function referencePathOf(t: Transformation): string | null {
+  const path = (t.hints as { referencePath?: unknown }).referencePath;
+  return typeof path === 'string' && path ? path : null;
 }
 
 export function hintsOf(t: Transformation): ColorHint[] {
@@ -150,29 +168,62 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
  * Re-renders a finished image with colour hints from its stored original, replaces the clean result and
  * the preview, and stores the hints. Refused once the item is purchased: the buyer's file is final.
  */
-export async function applyHints(id: string, hints: ColorHint[]): Promise<ImageAnswer> {
+export function applyHints(id: string, hints: ColorHint[]): Promise<ImageAnswer> {
+  return rerender(id, { hints });
+}
+
+/**
+ * Colours a grey or sepia result from the buyer's own colour photo (null: back to automatic colours),
+ * keeping its colour hints. The reference is validated like an upload and must itself be in colour.
+ */
+export async function applyReference(id: string, bytes: Buffer | null): Promise<ImageAnswer> {
+  if (!bytes) return rerender(id, { reference: null });
+  let format;
+  try {
+    ({ format } = await inspectImage(bytes, ['jpeg', 'png', 'tiff']));
+    if ((await photoTone(bytes)) !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
+  } catch (error) {
+    throw toHttpError(error);
+  }
+  return rerender(id, { reference: { bytes, format } });
+}
+
+type Rerender = { hints?: ColorHint[]; reference?: { bytes: Buffer; format: 'jpeg' | 'png' | 'tiff' } | null };
+
+async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const t = await getTransformation(id);
-  if (!t || t.kind !== 'image') throw new HttpError(404, 'Image not found');
-  if (t.purchased) throw new HttpError(409, 'This image has already been purchased; colour hints can no longer be changed.');
-  if (t.status !== 'completed' || !t.originalPath) throw new HttpError(409, 'This image is not ready yet');
+  if (!t || t.kind !== 'image') throw new HttpError(404, MSG.imageNotFound);
+  if (t.purchased) throw new HttpError(409, MSG.imageFinal);
+  if (t.status !== 'completed' || !t.originalPath) throw new HttpError(409, MSG.imageNotReady);
+  if (change.reference && toneOf(t) === 'colour') throw new HttpError(409, MSG.referenceColourResult);
   const storage = getStorage();
   const original = await storage.get(t.originalPath);
   if (!original) throw new HttpError(404, 'The original image is missing. Please upload it again.');
+  const hints = change.hints ?? hintsOf(t);
+  const stored = referencePathOf(t);
+  const referencePath = change.reference === null ? null : change.reference ? paths.reference(id, extensionFor(change.reference.format)) : stored;
+  // A stored reference that has gone missing falls back to automatic colours rather than failing.
+  const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let result;
   try {
-    result = await restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, colorizer: colorizerOverride() });
+    result = await restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, reference, colorizer: colorizerOverride() });
   } catch (error) {
     throw toHttpError(error);
   }
   const preview = await makePreview(result.image, BRAND);
+  if (change.reference) await storage.put(referencePath!, change.reference.bytes, mimeFor(change.reference.format));
   // Purchase may have happened meanwhile: update only while still unpurchased.
   const rows = await query<{ id: string }>(
     `update media_transformations set hints = hints || $2::jsonb
       where id = $1 and status = 'completed' and not purchased returning id`,
-    [id, JSON.stringify({ colorHints: hints, tone: result.tone, method: result.method, width: result.width, height: result.height })],
+    [id, JSON.stringify({ colorHints: hints, tone: result.tone, method: result.method, width: result.width, height: result.height, referencePath: reference ? referencePath : null })],
   );
-  if (rows.length === 0) throw new HttpError(409, 'This image has already been purchased; colour hints can no longer be changed.');
+  if (rows.length === 0) {
+    if (change.reference && referencePath !== stored) await storage.remove([referencePath!]).catch(() => {});
+    throw new HttpError(409, MSG.imageFinal);
+  }
   await storage.put(paths.imageResult(id), result.image, 'image/jpeg');
   await storage.put(paths.imagePreview(id), preview, 'image/jpeg');
+  if (stored && stored !== referencePath) await storage.remove([stored]).catch(() => {});
   return answerFor((await getTransformation(id))!);
 }

@@ -8,6 +8,7 @@ import { MSG } from '../../../src/lib/messages';
  */
 export const TOOL_LIMITS = {
   image: { limit: 40, windowSeconds: 600 },
+  /** Re-renders of a finished image: colour hints and colour reference photos. */
   hints: { limit: 60, windowSeconds: 600 },
   video: { limit: 12, windowSeconds: 600 },
 } as const;

@@ -18,6 +18,8 @@ export const paths = {
   imagePreview: (id: string) => `previews/${id}.jpg`,
   /** Bounded JPEG of the original for display (the buyer's own photo, no watermark needed). */
   originalView: (id: string) => `previews/${id}.original.jpg`,
+  /** The buyer's colour reference photo for a grey or sepia original (private, like the original). */
+  reference: (id: string, ext: string) => `originals/${id}.reference.${ext}`,
   videoResult: (id: string) => `results/${id}.mp4`,
   videoPreview: (id: string) => `previews/${id}.mp4`,
   upload: (uploadId: string) => `uploads/${uploadId}`,

@@ -5,6 +5,7 @@ import BeforeAfterSlider from '../BeforeAfterSlider';
 import UploadCard from './UploadCard';
 import ResultPanel from './ResultPanel';
 import HintPicker from './HintPicker';
+import ReferencePicker from './ReferencePicker';
 import { toast } from '../../lib/toast';
 import { MSG } from '../../lib/messages';
 import { $purchases, addToCart } from '../../lib/cart';
@@ -12,7 +13,7 @@ import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { IMAGE_MODELS, promptSchema } from '../../../netlify/lib/image/schema';
 import { DEFAULT_IMAGE_PROMPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
-import { ApiError, applyHints, downloadResult, loadImageResult, processImage, type ColorHint } from '../../lib/tool/api';
+import { ApiError, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
 
 /** The Restore & Colorize tab (spec 000 §2.10, §4.3, §5). */
@@ -98,10 +99,34 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
     try {
       const answer = await applyHints(result.transformationId, hints);
       setResult(answer);
-      toast.success('Colour hints applied');
-      announce('Colour hints applied');
+      toast.success(MSG.hintsApplied);
+      announce(MSG.hintsApplied);
     } catch (error) {
       toast.error(error instanceof Error ? error.message : MSG.imageError());
+    } finally {
+      setApplying(false);
+    }
+  };
+
+  // A colour reference photo (null: back to automatic colours); re-renders like hints do.
+  const reference = async (chosen: File | null) => {
+    if (!result) return;
+    if (chosen && !isAcceptedFile('image', chosen)) {
+      toast.error(MSG.imageInvalidType);
+      announce(MSG.imageInvalidType);
+      return;
+    }
+    setApplying(true);
+    try {
+      const answer = await applyReference(result.transformationId, chosen);
+      setResult(answer);
+      const done = chosen ? MSG.referenceApplied : MSG.referenceRemoved;
+      toast.success(done);
+      announce(done);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : MSG.imageError();
+      toast.error(message);
+      announce(message);
     } finally {
       setApplying(false);
     }
@@ -240,6 +265,9 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
             </p>
             {!bought && (
               <HintPicker imageUrl={result.processedUrl} width={result.width ?? undefined} height={result.height ?? undefined} hints={hints} onChange={setHints} onApply={apply} busy={applying} />
+            )}
+            {!bought && result.tone !== 'colour' && (
+              <ReferencePicker active={!!result.reference} busy={applying} onApply={(f) => reference(f)} onRemove={() => reference(null)} />
             )}
           </div>
         )}

@@ -33,6 +33,8 @@ export interface TransformationStatus {
   width?: number | null;
   height?: number | null;
   hints?: ColorHint[];
+  tone?: ImageResult['tone'];
+  reference?: boolean;
 }
 
 export class ApiError extends Error {
@@ -110,6 +112,38 @@ export function applyHints(transformationId: string, hints: ColorHint[]): Promis
   return jsonRequest<ImageResult>('POST', `/api/transformations/${encodeURIComponent(transformationId)}/hints`, { hints }, MSG.imageError());
 }
 
+/** Long side of the copy of a reference photo that is sent: only its colours' layout is used (at 320 px). */
+const REFERENCE_UPLOAD_SIDE = 1024;
+
+/**
+ * A reduced JPEG copy of a reference photo, so a large camera file uploads quickly and stays under the
+ * function body cap; the file itself when the browser cannot decode it (TIFF), the server then decides.
+ */
+async function reducedReference(file: File): Promise<Blob> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, REFERENCE_UPLOAD_SIDE / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    canvas.getContext('2d')!.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
+    return blob ?? file;
+  } catch {
+    return file;
+  }
+}
+
+/** Colours the result from the buyer's colour photo; `null` goes back to automatic colours. */
+export async function applyReference(transformationId: string, file: File | null): Promise<ImageResult> {
+  const url = `/api/transformations/${encodeURIComponent(transformationId)}/reference`;
+  if (!file) return jsonRequest<ImageResult>('DELETE', url, undefined, MSG.imageError());
+  const form = new FormData();
+  form.append('file', await reducedReference(file), 'reference.jpg');
+  return parse<ImageResult>(await send('POST', url, form, {}), MSG.imageError());
+}
+
 function readAsDataUrl(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -154,8 +188,8 @@ async function findTransformation(id: string): Promise<TransformationStatus | nu
 export async function loadImageResult(id: string): Promise<ImageResult | null> {
   const s = await findTransformation(id);
   if (s?.kind !== 'image' || s.status !== 'completed' || !s.processedUrl || !s.originalUrl) return null;
-  const { originalUrl, processedUrl, width = null, height = null, hints = [] } = s;
-  return { success: true, transformationId: id, originalUrl, processedUrl, width, height, hints };
+  const { originalUrl, processedUrl, width = null, height = null, hints = [], tone = null, reference = false } = s;
+  return { success: true, transformationId: id, originalUrl, processedUrl, width, height, hints, tone, reference };
 }
 
 /** A saved video result with a fresh signed URL; null when gone or unfinished. */

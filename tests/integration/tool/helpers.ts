@@ -39,3 +39,17 @@ export function multipart(fields: Record<string, string | { name: string; type: 
 }
 
 export const dataUrl = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** A colour photo laid out like greyPhoto: blue sky above, a red subject in the lower middle. */
+export async function colourScene(width = 320, height = 240): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const dx = x - width / 2, dy = y - height * 0.6;
+      const shade = 1 - (y / height) * 0.3;
+      const px = dx * dx + dy * dy < (height / 4) ** 2 ? [190, 35, 30] : [95 * shade, 150 * shade, 235 * shade];
+      px.forEach((v, c) => (raw[(y * width + x) * 3 + c] = Math.round(v)));
+    }
+  }
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildGrid, exemplarColorize, GRID_FILE, loadReferenceLibrary, loadShippedGrid, REFERENCE_DIR, topDistance } from '../../../netlify/lib/image/exemplar';
+import { buildGrid, exemplarColorize, GRID_FILE, type ExemplarOptions, loadReferenceLibrary, loadShippedGrid, REFERENCE_DIR, topDistance } from '../../../netlify/lib/image/exemplar';
 import { rgbBufferToL } from '../../../netlify/lib/image/lab';
 
 /** Deterministic ±amp noise, so the tests never depend on Math.random. */
@@ -28,31 +28,45 @@ describe('sky feature: geodesic distance to the top edge', () => {
 });
 
 describe('exemplar colorizer', () => {
-  it('takes its colours from the library: a smooth open top comes out like the references’ sky, a textured bottom like their ground', async () => {
-    // One reference: smooth blue sky over textured green grass, the layout of a landscape.
-    const w = 120, h = 90;
-    const ref = Buffer.alloc(w * h * 3);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-      const i = (y * w + x) * 3, t = noise(y * w + x, 40);
-      const px = y < h / 2 ? [110, 160, 235] : [60 + t * 0.4, 140 + t, 50 + t * 0.3];
-      px.forEach((v, c) => (ref[i + c] = Math.max(0, Math.min(255, Math.round(v)))));
-    }
-    const dir = mkdtempSync(path.join(tmpdir(), 'refs-'));
-    await sharp(ref, { raw: { width: w, height: h, channels: 3 } }).png().toFile(path.join(dir, 'landscape.png'));
-    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ images: [{ file: 'landscape.png' }] }));
+  // One reference: smooth blue sky over textured green grass, the layout of a landscape.
+  const w = 120, h = 90;
+  const ref = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const i = (y * w + x) * 3, t = noise(y * w + x, 40);
+    const px = y < h / 2 ? [110, 160, 235] : [60 + t * 0.4, 140 + t, 50 + t * 0.3];
+    px.forEach((v, c) => (ref[i + c] = Math.max(0, Math.min(255, Math.round(v)))));
+  }
+  const refPng = () => sharp(ref, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
 
-    // The target is the same scene in grey at another size: colour must come back by area, not by position.
+  /** Colours the same scene in grey at another size: colour must come back by area, not by position. */
+  async function colourise(opts: ExemplarOptions) {
     const { data, info } = await sharp(ref, { raw: { width: w, height: h, channels: 3 } }).resize(96, 72).greyscale().raw().toBuffer({ resolveWithObject: true });
     const L = rgbBufferToL(data, 96 * 72, info.channels);
-    const out = await exemplarColorize({ L, width: 96, height: 72 }, { dir: dir + path.sep });
+    const out = await exemplarColorize({ L, width: 96, height: 72 }, opts);
     const mean = (plane: Float32Array, y0: number, y1: number) => {
       let s = 0;
       for (let y = y0; y < y1; y++) for (let x = 8; x < 88; x++) s += plane[y * 96 + x];
       return s / ((y1 - y0) * 80);
     };
-    const sky = { a: mean(out.a, 4, 28), b: mean(out.b, 4, 28) }, ground = { a: mean(out.a, 44, 68), b: mean(out.b, 44, 68) };
+    return { sky: { a: mean(out.a, 4, 28), b: mean(out.b, 4, 28) }, ground: { a: mean(out.a, 44, 68), b: mean(out.b, 44, 68) } };
+  }
+
+  it('takes its colours from the library: a smooth open top comes out like the references’ sky, a textured bottom like their ground', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'refs-'));
+    writeFileSync(path.join(dir, 'landscape.png'), await refPng());
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ images: [{ file: 'landscape.png' }] }));
+    const { sky, ground } = await colourise({ dir: dir + path.sep });
     expect(sky.b).toBeLessThan(ground.b - 20); // bluer above
     expect(ground.a).toBeLessThan(sky.a - 10); // greener below
+  });
+
+  it('takes its colours from a single reference photo the buyer supplies instead of the library', async () => {
+    const { sky, ground } = await colourise({ reference: await refPng() });
+    expect(sky.b).toBeLessThan(ground.b - 20);
+    expect(ground.a).toBeLessThan(sky.a - 10);
+    // The shipped library alone does not know this scene: its sky is nowhere near as blue.
+    const library = await colourise({});
+    expect(sky.b).toBeLessThan(library.sky.b - 10);
   });
 });
 

@@ -82,14 +82,14 @@ describe('saved tool results', () => {
 
   const answer = (body: object, status = 200) => vi.fn(async () => Response.json(body, { status }));
 
-  it('loads a saved image again from the status answer, with fresh URLs and its hints', async () => {
+  it('loads a saved image again from the status answer, with fresh URLs, its hints, tone and colour reference', async () => {
     const hints = [{ x: 0.5, y: 0.5, color: '#ff0000' }];
     vi.stubGlobal('fetch', answer({
       success: true, transformationId: ID, kind: 'image', status: 'completed', progress: 1, purchased: true,
-      videoUrl: null, originalImageUrl: '/o.png', processedUrl: '/p.jpg?t=1', originalUrl: '/o.jpg?t=1', width: 640, height: 480, hints, error: null,
+      videoUrl: null, originalImageUrl: '/o.png', processedUrl: '/p.jpg?t=1', originalUrl: '/o.jpg?t=1', width: 640, height: 480, hints, tone: 'sepia', reference: true, error: null,
     }));
     await expect(loadImageResult(ID)).resolves.toEqual({
-      success: true, transformationId: ID, originalUrl: '/o.jpg?t=1', processedUrl: '/p.jpg?t=1', width: 640, height: 480, hints,
+      success: true, transformationId: ID, originalUrl: '/o.jpg?t=1', processedUrl: '/p.jpg?t=1', width: 640, height: 480, hints, tone: 'sepia', reference: true,
     });
     expect(fetch).toHaveBeenCalledWith(`/api/transformations/${ID}`, { cache: 'no-store' });
   });

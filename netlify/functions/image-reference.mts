@@ -1,0 +1,31 @@
+import type { Config } from '@netlify/functions';
+import { HttpError, isMultipart, json, readMultipart, requireMethod, withErrors } from '../lib/http';
+import { applyReference } from '../lib/jobs';
+import { enforceToolLimit } from '../lib/jobs/limits';
+import { MSG } from '../../src/lib/messages';
+
+// /api/transformations/{id}/reference — the buyer's colour reference photo for a grey or sepia result.
+//  • POST multipart/form-data with `file` (JPEG, PNG or TIFF, in colour): re-renders the unpurchased result
+//    taking its colours from that photo, keeping the colour hints; answers like /api/process-image.
+//  • DELETE: back to automatic colours.
+// Only the colours' layout matters (the photo is compared at 320 px), so the browser sends a reduced copy
+// and the request stays far below Netlify's 6 MB body cap.
+const MULTIPART_LIMIT = 6 * 1024 * 1024;
+
+export default withErrors(async (req: Request, context: unknown) => {
+  requireMethod(req, 'POST', 'DELETE');
+  const match = /^\/api\/transformations\/([^/]+)\/reference\/?$/.exec(new URL(req.url).pathname);
+  const id = decodeURIComponent(match?.[1] ?? '');
+  if (req.method === 'DELETE') {
+    await enforceToolLimit('hints', req, context);
+    return json(await applyReference(id, null));
+  }
+  if (!isMultipart(req)) throw new HttpError(400, MSG.referenceMissing);
+  const form = await readMultipart(req, MULTIPART_LIMIT);
+  const file = form.get('file');
+  if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.referenceMissing);
+  await enforceToolLimit('hints', req, context);
+  return json(await applyReference(id, Buffer.from(await file.arrayBuffer())));
+});
+
+export const config: Config = { path: '/api/transformations/:id/reference' };
