@@ -68,7 +68,22 @@ async function rgbAt(buf: Buffer, w: number, h: number): Promise<Uint8Array> {
   return sharp(buf).rotate().removeAlpha().toColourspace('srgb').resize(w, h, { fit: 'fill' }).raw().toBuffer();
 }
 
-async function quality(colorizer: Colorizer, model: ImageModel) {
+/**
+ * How the buyer's colour reference photo is simulated from a fixture's colour original: `same` is the photo
+ * itself (the best case), `reframed` a mirrored 70 % crop of it (another shot of the same scene, framed
+ * differently). Both at most 1024 px, as the browser sends a reference.
+ */
+export type ReferenceCase = 'same' | 'reframed';
+async function referenceFor(truth: Buffer, kind: ReferenceCase): Promise<Buffer> {
+  const img = sharp(truth);
+  if (kind === 'reframed') {
+    const { width = 0, height = 0 } = await img.metadata();
+    img.flop().extract({ left: 0, top: Math.round(height * 0.3), width: Math.round(width * 0.7), height: Math.round(height * 0.7) });
+  }
+  return img.resize(1024, 1024, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 90 }).toBuffer();
+}
+
+async function quality(colorizer: Colorizer, model: ImageModel, reference?: ReferenceCase) {
   const baseline = JSON.parse(readFileSync(path.join(FIXTURES, 'baseline.json'), 'utf8')) as { images: (Scores & { name: string })[] };
   const names = readdirSync(path.join(FIXTURES, 'input')).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort();
   const images: Record<string, unknown>[] = [];
@@ -78,7 +93,9 @@ async function quality(colorizer: Colorizer, model: ImageModel) {
     const name = file.replace(/\.[^.]+$/, '');
     const truthBuf = readFileSync(path.join(FIXTURES, 'truth', `${name}.png`));
     const { width = 0, height = 0 } = await sharp(truthBuf).metadata();
-    const res = await restoreAndColorize(readFileSync(path.join(FIXTURES, 'input', file)), { model, colorizer });
+    const res = await restoreAndColorize(readFileSync(path.join(FIXTURES, 'input', file)), {
+      model, colorizer, reference: reference && (await referenceFor(truthBuf, reference)),
+    });
     const s = scoreImage(await rgbAt(res.image, width, height), await rgbAt(truthBuf, width, height), width, height);
     const base = baseline.images.find((b) => b.name === name);
     const better = base ? { ssim: s.ssim > base.ssim, deltaE2000: s.deltaE2000 < base.deltaE2000 } : null;
@@ -118,6 +135,9 @@ export async function benchImage(opts: { quick?: boolean } = {}) {
   }
   const q: Record<string, unknown> = { fixtures: FIXTURES };
   q.exemplar = await quality(exemplarColorizer(), 'sd-xl');
+  // The colour reference photo feature: not automatic, so not the targets' method; it shows what a buyer's
+  // own colour photo of the scene brings.
+  q.referencePhoto = { same: await quality(exemplarColorizer(), 'sd-xl', 'same'), reframed: await quality(exemplarColorizer(), 'sd-xl', 'reframed') };
   q.onnx = onnxModelAvailable() ? await quality(onnxColorizer(), 'sd-xl') : { skipped: 'no ONNX model (set COLORIZER_ONNX_MODEL or run npm run models:fetch)' };
   const rep = replicateConfig();
   q.replicate = rep ? await quality(replicateColorizer(rep), 'sd-xl') : { skipped: 'Replicate not configured (REPLICATE_API_TOKEN + REPLICATE_COLORIZER_VERSION or _MODEL)' };
@@ -130,7 +150,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const qualityOnly = process.argv.includes('--quality');
   if (qualityOnly) {
     sharp.concurrency(2);
-    console.log(JSON.stringify(await quality(exemplarColorizer(), (process.env.BENCH_MODEL as ImageModel) || 'sd-xl'), null, 2));
+    const reference = process.argv.find((a) => a.startsWith('--reference='))?.slice(12) as ReferenceCase | undefined;
+    console.log(JSON.stringify(await quality(exemplarColorizer(), (process.env.BENCH_MODEL as ImageModel) || 'sd-xl', reference), null, 2));
   } else {
     console.log(JSON.stringify(await benchImage({ quick }), null, 2));
   }
