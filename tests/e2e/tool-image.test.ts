@@ -11,7 +11,7 @@ import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { colourScene, greyPhoto } from '../integration/tool/helpers';
-import { baseUrl, newPage, useBrowser } from './harness';
+import { baseUrl, hydrated, newPage, useBrowser } from './harness';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
 // success page and back on the tool page. That test visits three pages through a dozen function calls on the
@@ -39,7 +39,7 @@ async function openTool(page: Page) {
   await page.goto(`${baseUrl()}/image-video-transformation`);
   await page.getByRole('tab', { name: 'Restore & Colorize' }).waitFor();
   // Wait for hydration: the file input is enabled and the island answers clicks.
-  await page.waitForFunction(() => !!document.querySelector('astro-island:not([ssr])'));
+  await hydrated(page, '#panel-image');
 }
 
 const toast = (page: Page, text: string, timeout = 15_000) => page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor({ timeout });

@@ -9,7 +9,7 @@ import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { greyPhoto } from '../integration/tool/helpers';
-import { baseUrl, newPage, useBrowser } from './harness';
+import { baseUrl, hydrated, newPage, useBrowser } from './harness';
 
 // The video flow in Chromium: upload → generate with visible progress → play → cart → checkout → clean MP4.
 const browser = useBrowser();
@@ -33,7 +33,7 @@ const toast = (page: Page, text: string, timeout = 15_000) =>
 
 async function openVideoTab(page: Page) {
   await page.goto(`${baseUrl()}/image-video-transformation`);
-  await page.waitForFunction(() => !!document.querySelector('astro-island:not([ssr])'));
+  await hydrated(page, '#panel-video');
   await page.getByRole('tab', { name: 'Image to Video' }).click();
   const panel = page.locator('#panel-video');
   // The availability check finished (the button is enabled again).
