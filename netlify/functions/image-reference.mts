@@ -3,6 +3,7 @@ import { HttpError, isMultipart, json, readMultipart, requireMethod, withErrors 
 import { applyReference } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
 import { MSG } from '../../src/lib/messages';
+import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 
 // /api/transformations/{id}/reference — the buyer's colour reference photo for a grey or sepia result.
 //  • POST multipart/form-data with `file` (JPEG, PNG or TIFF, in colour): re-renders the unpurchased result
@@ -10,7 +11,6 @@ import { MSG } from '../../src/lib/messages';
 //  • DELETE: back to automatic colours.
 // Only the colours' layout matters (the photo is compared at 320 px), so the browser sends a reduced copy
 // and the request stays far below Netlify's 6 MB body cap.
-const MULTIPART_LIMIT = 6 * 1024 * 1024;
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST', 'DELETE');
@@ -21,7 +21,7 @@ export default withErrors(async (req: Request, context: unknown) => {
     return json(await applyReference(id, null));
   }
   if (!isMultipart(req)) throw new HttpError(400, MSG.referenceMissing);
-  const form = await readMultipart(req, MULTIPART_LIMIT);
+  const form = await readMultipart(req, FUNCTION_BODY_MAX_BYTES);
   const file = form.get('file');
   if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.referenceMissing);
   await enforceToolLimit('hints', req, context);

@@ -3,6 +3,7 @@ import { HttpError, isMultipart, json, parseWith, readJson, readMultipart, requi
 import { discardUpload, processImage, processImageOptionsSchema, readUpload } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
 import { MSG } from '../../src/lib/messages';
+import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 
 // POST /api/process-image — restores and colorizes a photo (spec 000 §3, §5).
 //  • multipart/form-data: file, model, prompt (files up to the 6 MB function body limit);
@@ -10,12 +11,11 @@ import { MSG } from '../../src/lib/messages';
 //    upload /api/tool-uploads handed out.
 // Answers { success, transformationId, originalUrl, processedUrl, hints, error }; processedUrl is the
 // watermarked preview, the clean file is only downloadable after purchase.
-const MULTIPART_LIMIT = 6 * 1024 * 1024;
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
   if (isMultipart(req)) {
-    const form = await readMultipart(req, MULTIPART_LIMIT);
+    const form = await readMultipart(req, FUNCTION_BODY_MAX_BYTES);
     const file = form.get('file');
     if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.uploadFirst);
     const options = parseWith(processImageOptionsSchema, { model: form.get('model') ?? undefined, prompt: form.get('prompt') ?? undefined });

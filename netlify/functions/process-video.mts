@@ -2,16 +2,16 @@ import type { Config } from '@netlify/functions';
 import { json, readJson, requireMethod, withErrors } from '../lib/http';
 import { parseVideoBody, queueVideo, startVideoJob } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
+import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 
 // POST /api/process-video — body of spec 000 §3: { imageData (data URL, JPEG/PNG), prompt, mode, duration: 5, watermark? },
 // or { uploadId, prompt, mode, duration } for files sent to a signed upload first. Validates, stores the
 // original, queues the job and answers at once: 202 { success: true, transformationId, status: 'queued' }.
 // Progress and the result come from GET /api/transformations/{id}.
-const BODY_LIMIT = 6 * 1024 * 1024;
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
-  const body = parseVideoBody(await readJson(req, BODY_LIMIT));
+  const body = parseVideoBody(await readJson(req, FUNCTION_BODY_MAX_BYTES));
   await enforceToolLimit('video', req, context);
   const t = await queueVideo(body);
   await startVideoJob(t.id, new URL(req.url).origin);

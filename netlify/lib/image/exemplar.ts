@@ -79,7 +79,7 @@ export function topDistance(L: Float32Array, w: number, h: number): Float32Array
 }
 
 /** Long side the references are compared at (the shipped photos are stored at this size). */
-export const REFERENCE_SIDE = 320;
+const REFERENCE_SIDE = 320;
 
 /** Decodes one reference photo (at most REFERENCE_SIDE on its long side) and computes its features. */
 async function decodeReference(bytes: Buffer, name: string): Promise<Reference> {

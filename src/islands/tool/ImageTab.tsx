@@ -12,8 +12,8 @@ import { $purchases, addToCart } from '../../lib/cart';
 import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { IMAGE_MODELS, promptSchema } from '../../../netlify/lib/image/schema';
-import { DEFAULT_IMAGE_PROMPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
-import { ApiError, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint } from '../../lib/tool/api';
+import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
+import { ApiError, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
 
 /** The Restore & Colorize tab (spec 000 §2.10, §4.3, §5). */
@@ -93,34 +93,12 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
     }
   };
 
-  const apply = async () => {
+  // Colour hints and the colour reference photo both re-render the finished result on the server.
+  const rerender = async (run: (id: string) => Promise<ImageResult>, done: string) => {
     if (!result) return;
     setApplying(true);
     try {
-      const answer = await applyHints(result.transformationId, hints);
-      setResult(answer);
-      toast.success(MSG.hintsApplied);
-      announce(MSG.hintsApplied);
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : MSG.imageError());
-    } finally {
-      setApplying(false);
-    }
-  };
-
-  // A colour reference photo (null: back to automatic colours); re-renders like hints do.
-  const reference = async (chosen: File | null) => {
-    if (!result) return;
-    if (chosen && !isAcceptedFile('image', chosen)) {
-      toast.error(MSG.imageInvalidType);
-      announce(MSG.imageInvalidType);
-      return;
-    }
-    setApplying(true);
-    try {
-      const answer = await applyReference(result.transformationId, chosen);
-      setResult(answer);
-      const done = chosen ? MSG.referenceApplied : MSG.referenceRemoved;
+      setResult(await run(result.transformationId));
       toast.success(done);
       announce(done);
     } catch (error) {
@@ -130,6 +108,16 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
     } finally {
       setApplying(false);
     }
+  };
+  const apply = () => rerender((id) => applyHints(id, hints), MSG.hintsApplied);
+  // A colour reference photo; null goes back to automatic colours.
+  const reference = (chosen: File | null) => {
+    if (chosen && !isAcceptedFile('image', chosen)) {
+      toast.error(MSG.imageInvalidType);
+      announce(MSG.imageInvalidType);
+      return;
+    }
+    return rerender((id) => applyReference(id, chosen), chosen ? MSG.referenceApplied : MSG.referenceRemoved);
   };
 
   const download = async () => {
@@ -158,7 +146,7 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
       <div className="space-y-6">
         <UploadCard
           title="Upload a photo"
-          accept="image/jpeg,image/png,image/tiff,.jpg,.jpeg,.png,.tif,.tiff"
+          accept={FILE_ACCEPT.image}
           hint="JPEG, PNG or TIFF, up to 15 MB."
           file={file}
           disabled={busy}

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { FILE_ACCEPT } from '../../lib/tool/constants';
 
 /**
  * Colour reference photo: the buyer supplies a colour photo of the same place or person (or a similar
@@ -40,7 +41,7 @@ export default function ReferencePicker({ active, busy, onApply, onRemove }: Ref
           <input
             id="reference-file"
             type="file"
-            accept="image/jpeg,image/png,image/tiff,.jpg,.jpeg,.png,.tif,.tiff"
+            accept={FILE_ACCEPT.image}
             required
             disabled={busy}
             onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}

@@ -11,7 +11,7 @@ import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { VIDEO_MODES } from '../../../netlify/lib/video/modes';
 import { videoPromptSchema } from '../../../netlify/lib/video/schema';
-import { DEFAULT_VIDEO_PROMPT, VIDEO_POLL_MS, isAcceptedFile } from '../../lib/tool/constants';
+import { DEFAULT_VIDEO_PROMPT, FILE_ACCEPT, VIDEO_POLL_MS, isAcceptedFile } from '../../lib/tool/constants';
 import {
   ApiError,
   checkVideoAvailability,
@@ -156,7 +156,7 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
         )}
         <UploadCard
           title="Upload a photo to animate"
-          accept="image/jpeg,image/png,.jpg,.jpeg,.png"
+          accept={FILE_ACCEPT.video}
           hint="JPEG or PNG, up to 15 MB."
           file={file}
           disabled={busy}

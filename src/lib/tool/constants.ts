@@ -4,9 +4,16 @@
  */
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/tiff'] as const;
 export const VIDEO_TYPES = ['image/jpeg', 'image/png'] as const;
+/** `accept` attribute of the tool's file inputs: the types, plus extensions for browsers that report none. */
+export const FILE_ACCEPT = {
+  image: 'image/jpeg,image/png,image/tiff,.jpg,.jpeg,.png,.tif,.tiff',
+  video: 'image/jpeg,image/png,.jpg,.jpeg,.png',
+} as const;
 export type ToolKind = 'image' | 'video';
 
-/** Files up to this size are sent inline (multipart / data URL): Netlify caps function bodies at 6 MB. */
+/** Netlify's cap on a function's request body. */
+export const FUNCTION_BODY_MAX_BYTES = 6 * 1024 * 1024;
+/** Files up to this size are sent inline (multipart / data URL), leaving room under FUNCTION_BODY_MAX_BYTES for encoding. */
 export const INLINE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Larger files go straight to storage through a signed upload, up to 15 MB. */
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
