@@ -104,10 +104,12 @@ describe('transformation tool: image', () => {
 
     // Colour hint: click on the picture, apply.
     await result.getByText('Colour hints (optional)').click();
-    // The preview comes from a function that can be slow on a loaded machine: wait until it has loaded.
-    await result.getByTestId('hint-canvas').locator('img').evaluate(
-      (img: HTMLImageElement) => img.complete && img.naturalWidth > 0 ? true : new Promise((resolve) => img.addEventListener('load', () => resolve(true), { once: true })),
-    );
+    // The preview comes from a function that can be slow on a loaded machine: wait until it has loaded. Polled
+    // through the locator, so an image the island re-rendered is seen and a broken one fails here (a listener on
+    // one element was the test's only unbounded wait, and the test timed out at 300 s in CI).
+    await expect
+      .poll(() => result.getByTestId('hint-canvas').locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 60_000, interval: 250 })
+      .toBe(true);
     await result.getByTestId('hint-canvas').click({ position: { x: 100, y: 80 } });
     await expect(result.getByRole('list', { name: 'Colour hints' }).locator('li').count()).resolves.toBe(1);
     await result.getByRole('button', { name: 'Apply hints' }).click();
