@@ -31,9 +31,6 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,
-          // One retry for browser tests only: the local Netlify emulator rebuilds a function per request,
-          // so a loaded CI machine can be slow. A real failure fails twice and is reported.
-          retry: 1,
         },
       },
     ],

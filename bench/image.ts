@@ -23,7 +23,7 @@ const quantile = (xs: number[], q: number) => {
 const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** A synthetic "old photo" of about `mp` megapixels: soft shapes, gradients, grain, scratches, JPEG. */
-async function syntheticOldPhoto(mp: number): Promise<Buffer> {
+export async function syntheticOldPhoto(mp: number): Promise<Buffer> {
   const w = Math.round(Math.sqrt(mp * 1e6 * 4 / 3)), h = Math.round(w * 3 / 4);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
     <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#ddd"/><stop offset="1" stop-color="#888"/></linearGradient></defs>

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { startSiteServer } from './lib/server';
 import { startEmbeddedServices } from './embedded/services';
+import { stopOnSignal } from './lib/shutdown';
 
 /**
  * `npm start`: builds the site, then runs the whole product locally with no accounts and no network —
@@ -18,7 +19,7 @@ if (!process.argv.includes('--no-build')) {
 }
 
 // Must run before the functions start: it puts DATABASE_URL, STORAGE_DIR and APP_SECRET in process.env,
-// which the emulated functions read.
+// which the function instances inherit.
 const services = process.env.DATABASE_URL
   ? undefined
   : await startEmbeddedServices({ dataDir: path.join(root, '.data') }).catch((error: Error) => {
@@ -30,13 +31,7 @@ const server = await startSiteServer({ root, port, host: process.env.HOST ?? '12
 console.log(`\n  Lumora AI is running at ${server.url}`);
 console.log(`  Database: ${services ? 'embedded PGlite (.data/pgdata)' : 'DATABASE_URL'}; storage: ${process.env.SUPABASE_URL ? 'Supabase' : 'local disk (.data/storage)'}\n`);
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    await server.close();
-    await services?.stop();
-    process.exit(0);
-  });
-}
+stopOnSignal(async () => {
+  await server.close();
+  await services?.stop();
+});

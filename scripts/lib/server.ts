@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { NetlifyDev } from '@netlify/dev';
-import { binaryBodyRequest } from '../embedded/binary-bodies';
+import { startFunctions, type LocalFunctions } from './functions';
+import { readRequest } from './node-request';
 
 export interface RunningServer {
   url: string;
@@ -9,9 +10,10 @@ export interface RunningServer {
 }
 
 /**
- * Serves the built site (`dist/`) and `netlify/functions` on one port through Netlify's own local
- * emulation (@netlify/dev): routing, headers and redirects come from netlify.toml, exactly as deployed.
- * The only thing added here is the 404 answer for paths Netlify's chain leaves unhandled.
+ * Serves the built site (`dist/`) and `netlify/functions` on one port. Function paths go to the functions'
+ * warm instances (`./functions`: built once, run by Netlify's own function runtime); everything else runs
+ * through Netlify's local emulation (@netlify/dev): static files, headers and redirects from netlify.toml,
+ * exactly as deployed. Added here: the 404 answer for paths Netlify's chain leaves unhandled.
  */
 /**
  * Copies a fetch body to the Node response. When the browser goes away mid-answer the rest is read and
@@ -35,7 +37,7 @@ async function relay(body: ReadableStream<Uint8Array>, res: http.ServerResponse)
   }
 }
 
-/** The same undici race can also start inside the emulator; it is harmless, so it must not end the process. */
+/** The same undici race can also start inside Netlify's static chain; it is harmless, so it must not end the process. */
 function isClosedStreamRace(err: unknown): boolean {
   return err instanceof TypeError && /ReadableStream is already closed/.test(err.message) && /undici/.test(err.stack ?? '');
 }
@@ -56,12 +58,16 @@ function guardAgainstClosedStreamRace(): void {
   });
 }
 
-export async function startSiteServer(opts: { root: string; port?: number; host?: string }): Promise<RunningServer> {
-  const host = opts.host ?? '127.0.0.1';
-  const netlify = new NetlifyDev({
-    projectRoot: opts.root,
-    // The server below is the only HTTP server: nothing to proxy to.
+/**
+ * Netlify's local emulation as this project uses it: static files, headers and redirects from netlify.toml,
+ * and nothing that needs a Netlify account or network (blobs, database, AI gateway, env sync, geolocation).
+ */
+export function netlifyDevOptions(root: string, { functions }: { functions: boolean }): ConstructorParameters<typeof NetlifyDev>[0] {
+  return {
+    projectRoot: root,
+    // The site server is the only HTTP server: nothing to proxy to.
     serverAddress: null,
+    functions: { enabled: functions },
     blobs: { enabled: false },
     database: { enabled: false },
     edgeFunctions: { enabled: false },
@@ -69,37 +75,43 @@ export async function startSiteServer(opts: { root: string; port?: number; host?
     environmentVariables: { enabled: false },
     geolocation: { enabled: false },
     images: { enabled: false },
-  });
+  };
+}
+
+export interface SiteServerOptions {
+  root: string;
+  port?: number;
+  host?: string;
+  /** Other functions folder and build folder (tests). */
+  functionsDir?: string;
+  functionsOutDir?: string;
+}
+
+export async function startSiteServer(opts: SiteServerOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const functions = await startFunctions({ root: opts.root, functionsDir: opts.functionsDir, outDir: opts.functionsOutDir });
+  // Functions are served by `functions` above; the emulator would bundle them again on every request.
+  const netlify = new NetlifyDev(netlifyDevOptions(opts.root, { functions: false }));
   await netlify.start();
   guardAgainstClosedStreamRace();
 
+  const staticAnswer = async (req: http.IncomingMessage): Promise<Response> => {
+    const result = await netlify.handleAndIntrospectNodeRequest(req);
+    if (result?.response) return result.response;
+    // Unknown path: Netlify answers with the site's 404.html and status 404. Fetching it through the
+    // same chain keeps the security headers of netlify.toml on the answer.
+    const page = await netlify.handle(new Request(new URL('/404.html', `http://${host}`)));
+    return new Response(page ? page.body : 'Page Not Found', {
+      status: 404,
+      headers: page?.headers ?? { 'content-type': 'text/plain; charset=utf-8' },
+    });
+  };
+
   const server = http.createServer(async (req, res) => {
     try {
-      // Binary bodies (image uploads) take a detour around a local-emulator bug; see binary-bodies.ts.
-      const fixed = await binaryBodyRequest(req, `http://${host}`);
-      const result =
-        fixed instanceof Response
-          ? { response: fixed }
-          : fixed
-            ? await netlify.handleAndIntrospect(fixed)
-            : await netlify.handleAndIntrospectNodeRequest(req);
-      let response = result?.response;
-      if (!response) {
-        // Unknown path: Netlify answers with the site's 404.html and status 404. Fetching it through the
-        // same chain keeps the security headers of netlify.toml on the answer.
-        const page = await netlify.handle(new Request(new URL('/404.html', `http://${host}`)));
-        response = new Response(page ? page.body : 'Page Not Found', {
-          status: 404,
-          headers: page?.headers ?? { 'content-type': 'text/plain; charset=utf-8' },
-        });
-      }
-      res.statusCode = response.status;
-      response.headers.forEach((value, key) => res.setHeader(key, value));
-      if (response.body && req.method !== 'HEAD') {
-        await relay(response.body, res);
-      } else {
-        res.end();
-      }
+      const origin = `http://${req.headers.host ?? host}`;
+      const handled = await answerFromFunction(functions, req, res, origin, async (url) => (await netlify.handle(new Request(url)))?.ok === true);
+      if (!handled) await writeResponse(await staticAnswer(req), req, res);
     } catch (error) {
       console.error(error);
       if (!res.headersSent) res.statusCode = 500;
@@ -120,7 +132,39 @@ export async function startSiteServer(opts: { root: string; port?: number; host?
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await functions.close();
       await netlify.stop();
     },
   };
+}
+
+/** The visitor's address as the socket saw it (IPv4 without the IPv6-mapped prefix); never a header. */
+function clientAddress(req: http.IncomingMessage): string {
+  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+}
+
+export async function writeResponse(response: Response, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  res.statusCode = response.status;
+  response.headers.forEach((value, key) => res.setHeader(key, value));
+  if (response.body && req.method !== 'HEAD') await relay(response.body, res);
+  else res.end();
+}
+
+/**
+ * Answers the request from the function that owns its path (the site server and `npm run dev` alike);
+ * false when no function does. `isStatic` serves a `preferStatic` route's static file instead.
+ */
+export async function answerFromFunction(
+  functions: LocalFunctions,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  origin: string,
+  isStatic: (url: URL) => Promise<boolean> = async () => false,
+): Promise<boolean> {
+  const url = new URL(req.url ?? '/', origin);
+  const match = functions.match(url.pathname, req.method ?? 'GET');
+  if (!match || (match.route?.prefer_static && (await isStatic(url)))) return false;
+  const request = await readRequest(req, origin);
+  await writeResponse(request instanceof Response ? request : await functions.invoke(match, request, clientAddress(req)), req, res);
+  return true;
 }

@@ -140,8 +140,8 @@ describe('agent hub', () => {
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('[data-role="assistant"][data-status="stopped"]').getByText('Partial answer').waitFor();
     await eventually(async () => expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0));
-    // (That Stop also cancels the upstream request is checked in the integration tests: the local
-    // Netlify emulation runs each function in a worker and does not pass a client disconnect on.)
+    // (That Stop also cancels the upstream request is checked in the integration tests: the local server
+    // reads a left response to its end rather than cancelling it, so a disconnect is not passed on.)
 
     // An upstream error: the §8 toast, and the server's message in the bubble.
     fake.setScenario({ kind: 'error', status: 402, message: 'Insufficient credits' });

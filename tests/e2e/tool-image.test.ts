@@ -14,8 +14,8 @@ import { colourScene, greyPhoto } from '../integration/tool/helpers';
 import { baseUrl, hydrated, newPage, useBrowser } from './harness';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
-// success page and back on the tool page. That test visits three pages through a dozen function calls on the
-// local emulator (2-3 s each on a loaded machine), so it gets more than the project's 120 s.
+// success page and back on the tool page. That test visits three pages through a dozen function calls and
+// several engine runs, so it gets more than the project's 120 s.
 const browser = useBrowser();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lumora-tool-'));
 let photo = '';

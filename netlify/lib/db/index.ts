@@ -39,8 +39,8 @@ export function getPool(): pg.Pool {
     max: poolMax(),
     idleTimeoutMillis: 10_000,
     connectionTimeoutMillis: 15_000,
-    // Netlify's local emulation runs each invocation in a fresh worker thread: idle connections must
-    // not keep it alive (and hold a slot of the embedded socket server) after the answer.
+    // Idle connections must not keep a process alive (scripts, tests) nor hold a slot of the embedded
+    // socket server after the work is done.
     allowExitOnIdle: true,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.

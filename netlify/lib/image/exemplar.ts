@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { projectFile } from '../project-files';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { openImage } from './inspect';
 import { rgbBufferToLab } from './lab';
@@ -19,7 +19,8 @@ import { boxMean, guidedCoefficients } from './planes';
 // model: colours are plausible for the kind of area, not knowledge of the true colours (colour hints
 // fix what matters to the buyer).
 
-export const REFERENCE_DIR = fileURLToPath(new URL('./reference/', import.meta.url));
+/** The bundled reference library (shipped with the functions through netlify.toml `included_files`). */
+export const REFERENCE_DIR = projectFile('netlify/lib/image/reference/');
 
 type Features = { L: Float32Array; spread: Float32Array; ctx: Float32Array; coarse: Float32Array; open: Float32Array };
 type Reference = {
@@ -200,7 +201,7 @@ const grids = new Map<string, Promise<ColourGrid>>();
 /**
  * The grid built from the shipped library is shipped with it (`colour-grid.bin`, written by
  * `npx tsx scripts/build-reference-library.ts --grid`): building it takes ≈ 2 s, which every cold
- * function (and every request under the local emulator, which reloads functions) would pay otherwise.
+ * function would pay otherwise.
  * It is used only when its key matches a hash of the manifest, every reference file, gain and anneal;
  * a library without one, or with a changed photo, is built from its photos. A change to the method
  * itself is caught by tests/unit/image/exemplar.test.ts, which compares the shipped grid with a fresh build.

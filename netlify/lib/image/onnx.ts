@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { projectFile } from '../project-files';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { ColorizerError } from './errors';
 import { linearToSrgb } from './lab';
@@ -33,7 +34,7 @@ const GUIDE_R = 1;
 const GUIDE_EPS = 8;
 
 export function onnxModelPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.COLORIZER_ONNX_MODEL || path.resolve(process.cwd(), '.models/colorizer.onnx');
+  return env.COLORIZER_ONNX_MODEL || projectFile('.models/colorizer.onnx');
 }
 export function onnxModelAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
   return fileStamp(onnxModelPath(env)) !== null;

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
@@ -20,8 +18,6 @@ import {
 } from '../image';
 import { photoTone } from '../image/pipeline';
 import type { Tone } from '../image/restore';
-import { REFERENCE_DIR } from '../image/exemplar';
-import { activeColorizer, exemplarColorizer, type Colorizer } from '../image';
 import {
   completeTransformation,
   createTransformation,
@@ -54,20 +50,6 @@ export interface ImageAnswer {
   /** Whether the result takes its colours from the buyer's reference photo. */
   reference: boolean;
   error: null;
-}
-
-/**
- * The offline colorizer reads its reference photos next to its module (`import.meta.url`). Bundled functions
- * (Netlify, and the local emulator's build folder) move the module, so when the references are not found
- * there they are looked up from the project root (where `included_files` puts them). Undefined = the
- * engine's own choice.
- */
-function colorizerOverride(): Colorizer | undefined {
-  if (activeColorizer().id !== 'exemplar') return undefined;
-  if (existsSync(path.join(REFERENCE_DIR, 'manifest.json'))) return undefined;
-  const roots = [process.env.LAMBDA_TASK_ROOT, process.cwd()].filter(Boolean) as string[];
-  const dir = roots.map((r) => path.join(r, 'netlify/lib/image/reference/')).find((d) => existsSync(path.join(d, 'manifest.json')));
-  return dir ? exemplarColorizer({ dir }) : undefined;
 }
 
 /** Maps engine errors to HTTP errors with a message the buyer can act on. */
@@ -136,7 +118,7 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
       .toBuffer();
     await storage.put(paths.originalView(t.id), originalView, 'image/jpeg');
     written.push(paths.originalView(t.id));
-    const result = await restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, colorizer: colorizerOverride() });
+    const result = await restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt });
     const preview = await makePreview(result.image, BRAND);
     await storage.put(paths.imageResult(t.id), result.image, 'image/jpeg');
     written.push(paths.imageResult(t.id));
@@ -206,7 +188,7 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let result;
   try {
-    result = await restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, reference, colorizer: colorizerOverride() });
+    result = await restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, reference });
   } catch (error) {
     throw toHttpError(error);
   }

@@ -27,7 +27,7 @@ import { BRAND, discardUpload, isUploadId, paths, readUpload, viewUrl } from './
 
 /**
  * Video jobs: POST /api/process-video validates and queues, the job runs in the background function
- * (production) or through the same trigger on the local emulator, and GET /api/transformations/{id}
+ * (on Netlify and under `npm start` alike), and GET /api/transformations/{id}
  * reports progress. One job = one media_transformations row: queued → processing → completed | failed.
  */
 
@@ -100,36 +100,31 @@ export const isValidJobSignature = (id: string, sig: unknown) => typeof sig === 
 
 export type JobRunner = 'background' | 'inline';
 
+/** How long the trigger may take to be accepted before the job runs here instead. */
+const TRIGGER_TIMEOUT_MS = 10_000;
+
 /**
  * Starts the job. `background` (default): POSTs the signed job id to the background function of the same
- * deploy — Netlify answers 202 at once and runs it for up to 15 minutes. The local emulator (@netlify/dev)
- * instead holds that request open until the job ends, so the trigger is not awaited past a short grace
- * period: the pending request keeps the invoking worker alive while the background worker runs the job.
- * When the trigger cannot be delivered (no server, e.g. in tests) the job runs inline, unawaited.
- * VIDEO_JOB_RUNNER=inline forces inline runs.
+ * deploy, which answers 202 at once and renders for up to 15 minutes (on Netlify and under `npm start`).
+ * When the trigger is not accepted (no server, e.g. in integration tests) the job runs inline, unawaited;
+ * a trigger that arrives late anyway cannot render it twice (`claim`). VIDEO_JOB_RUNNER=inline forces
+ * inline runs.
  */
 export async function startVideoJob(id: string, origin: string, runner = jobRunner()): Promise<JobRunner> {
   if (runner === 'inline') {
     void runVideoJob(id);
     return 'inline';
   }
-  const trigger = fetch(new URL(BACKGROUND_PATH, origin), {
+  const outcome = await fetch(new URL(BACKGROUND_PATH, origin), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id, sig: jobSignature(id) }),
-  });
-  const outcome = await Promise.race([
-    trigger.then(
-      (res) => (res.status === 202 || res.ok ? 'accepted' : `status ${res.status}`),
-      (error: Error) => `error ${error.message}`,
-    ),
-    new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), 1500).unref?.()),
-  ]);
-  if (outcome === 'accepted' || outcome === 'pending') {
-    // A trigger that fails later (pending case) leaves the row queued; the stale-job check fails it.
-    trigger.catch(() => {});
-    return 'background';
-  }
+    signal: AbortSignal.timeout(TRIGGER_TIMEOUT_MS),
+  }).then(
+    (res) => (res.status === 202 || res.ok ? 'accepted' : `status ${res.status}`),
+    (error: Error) => `error ${error.message}`,
+  );
+  if (outcome === 'accepted') return 'background';
   console.warn(`[video] background trigger failed (${outcome}); running job ${id} inline`);
   void runVideoJob(id);
   return 'inline';

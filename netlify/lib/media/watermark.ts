@@ -1,9 +1,9 @@
 import sharp, { type OverlayOptions } from 'sharp';
-import { fileURLToPath } from 'node:url';
+import { projectFile } from '../project-files';
 
 // The font ships with the project: a function container has no system fonts, and fontconfig's
 // fallback would silently render nothing.
-export const WATERMARK_FONT = fileURLToPath(new URL('./fonts/DejaVuSans-Bold.ttf', import.meta.url));
+export const watermarkFont = () => projectFile('netlify/lib/media/fonts/DejaVuSans-Bold.ttf');
 
 /** Opacity of the burned-in preview watermark (spec §9: 60 %). */
 export const WATERMARK_OPACITY = 0.6;
@@ -31,7 +31,7 @@ export async function watermarkOverlay(
     sharp({
       text: {
         text: `<span foreground="#ffffff${alpha.toString(16).padStart(2, '0')}">${label}</span>`,
-        fontfile: WATERMARK_FONT,
+        fontfile: watermarkFont(),
         font: `DejaVu Sans Bold ${size}`,
         rgba: true,
         dpi: 72,
