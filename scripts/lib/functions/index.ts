@@ -13,9 +13,9 @@ export const FUNCTION_TIMEOUT_MS = { sync: 60_000, background: 15 * 60_000 } as 
 /** Where a local request "comes from" on Netlify's map: a fixed place, as the Netlify CLI reports offline. */
 const LOCAL_GEO = { city: 'San Francisco', country: { code: 'US', name: 'United States' }, subdivision: { code: 'CA', name: 'California' }, timezone: 'America/Los_Angeles', latitude: 0, longitude: 0 };
 
-// Hop-by-hop headers and what fetch recomputes or decodes itself.
+// Hop-by-hop headers, what fetch sets itself, and the runtime's internal timing header.
 const REQUEST_HEADERS_DROPPED = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'host', 'content-length'];
-const RESPONSE_HEADERS_DROPPED = ['connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'x-nf-play-timing'];
+const RESPONSE_HEADERS_DROPPED = ['connection', 'keep-alive', 'transfer-encoding', 'x-nf-play-timing'];
 
 const base64Json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
 
@@ -115,6 +115,12 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
     });
     const out = new Headers(answer.headers);
     for (const name of RESPONSE_HEADERS_DROPPED) out.delete(name);
+    // fetch hands over a compressed body decoded: its encoding and length no longer apply. Otherwise the
+    // length stays, so a browser knows a video's size and can seek in it.
+    if (out.has('content-encoding')) {
+      out.delete('content-encoding');
+      out.delete('content-length');
+    }
     return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: out });
   }
 

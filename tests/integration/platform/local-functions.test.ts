@@ -66,6 +66,12 @@ describe('local function runtime', () => {
     expect(pids.size).toBe(1);
   });
 
+  it('keeps the length of an answer, which a browser needs to seek in a video', async () => {
+    const res = await fetch(`${server.url}/fixture/bytes`);
+    expect(res.headers.get('content-length')).toBe('4096');
+    expect((await res.arrayBuffer()).byteLength).toBe(4096);
+  });
+
   it('streams a response as the function writes it', async () => {
     const release = path.join(tmp, 'stream-release');
     const res = await fetch(`${server.url}/fixture/stream?release=${encodeURIComponent(release)}`);
