@@ -380,15 +380,34 @@ export function makePageSchema(image: ImageFactory) {
     });
 }
 
+/** The blog's categories: each post names one (shown on its card and page, and as the RSS category). */
+export const BLOG_CATEGORIES = ['AI Strategy', 'Automation', 'Video', 'Agents', 'Research', 'Photo Restoration'] as const;
+
+/**
+ * A blog post's frontmatter. The MDX body below it is the article, rendered at `/blog/{file name}` and in
+ * full in `/rss.xml`. Unknown fields are rejected so a misspelt one fails the build instead of vanishing.
+ */
 export function makeBlogSchema(image: ImageFactory) {
-  return z.strictObject({
-    title: text('title'),
-    excerpt: z.string().min(20, 'excerpt should be at least 20 characters').max(240, 'excerpt should be at most 240 characters'),
-    date: z.coerce.date({ error: 'date must be a date (YYYY-MM-DD)' }),
-    image: image(),
-    imageAlt: text('image alt'),
-    category: z.enum(['AI Strategy', 'Automation', 'Video', 'Agents', 'Research', 'Photo Restoration']),
-  });
+  return z
+    .strictObject({
+      /** The article's title: its <h1>, the card heading and the document title. */
+      title: text('title'),
+      /** One or two sentences: the card text, the page's meta description and the RSS description. */
+      excerpt: z.string().min(20, 'excerpt should be at least 20 characters').max(240, 'excerpt should be at most 240 characters'),
+      /** Publication date, YYYY-MM-DD; orders the posts (newest first) and their previous/next links. */
+      date: z.coerce.date({ error: 'date must be a date (YYYY-MM-DD)' }),
+      /** Date of the last real revision, YYYY-MM-DD; shown as "Updated" and given to search engines. */
+      updated: z.coerce.date({ error: 'updated must be a date (YYYY-MM-DD)' }).optional(),
+      /** Relative path to the image in src/assets/content/blog/ (card, article header and share card). */
+      image: image(),
+      /** What the image shows, for readers who cannot see it. */
+      imageAlt: text('image alt').max(200, 'image alt should be at most 200 characters'),
+      category: z.enum(BLOG_CATEGORIES, { error: `category must be one of ${BLOG_CATEGORIES.join(', ')}` }),
+    })
+    .refine((post) => !post.updated || post.updated.getTime() >= post.date.getTime(), {
+      message: 'updated must not be before date',
+      path: ['updated'],
+    });
 }
 
 export type PageData = z.output<ReturnType<typeof makePageSchema>>;

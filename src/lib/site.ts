@@ -50,7 +50,8 @@ export const site = {
     chatWidgetScript: fromEnv('PUBLIC_CHAT_WIDGET_SCRIPT_URL'),
     newsSite: fromEnv('PUBLIC_NEWS_SITE_URL', 'https://news.lumora-ai.example.com'),
     aiTeacherSite: fromEnv('PUBLIC_AI_TEACHER_URL', 'https://learn.lumora-ai.example.com'),
-    blog: fromEnv('PUBLIC_EXTERNAL_BLOG_URL', 'https://blog.lumora-ai.example.com'),
+    /** Empty: the blog lives on this site (/blog/{slug}); set: cards and RSS items link to {URL}/{slug}. */
+    blog: fromEnv('PUBLIC_EXTERNAL_BLOG_URL'),
     marketResearchAgent: fromEnv('PUBLIC_MARKET_RESEARCH_AGENT_URL'),
     researchWorkspace: fromEnv('PUBLIC_RESEARCH_WORKSPACE_URL'),
     askAiAssistant: fromEnv('PUBLIC_ASK_AI_ASSISTANT_URL'),

@@ -34,7 +34,7 @@ export const contentPages: ContentPage[] = [
   { path: '/llm-fine-tuning', title: 'LLM Fine-Tuning', figures: ['from $5,000', 'from $25,000', 'Up to 10K training examples', 'Up to 100K training examples', '30 days of support', '90 days of support', '1-year support'] },
   { path: '/vector-vault', title: 'Vector Vault', figures: ['$99', '$499', '5 GB storage', '10k queries a month', 'SAML SSO', 'Markdown'] },
   { path: '/ai-superagent', title: 'AI Superagent', figures: ['2,550+', '$49', '5M tokens', '50 flows', '20k tool runs a month', '10 GB storage'] },
-  { path: '/blog', title: 'Blog', figures: ['Read More', 'Visit the Full Blog'] },
+  { path: '/blog', title: 'Blog', figures: ['Read More', 'Latest articles', 'RSS Feed'] },
   { path: '/privacy-policy', title: 'Privacy Policy', figures: ['24-02-2025', 'under 13'] },
   { path: '/terms-of-service', title: 'Terms of Service', figures: ['24-02-2025'] },
   { path: '/cookie-policy', title: 'Cookie Policy', figures: ['24-02-2025', '_ga', '2 years', '_gid', '24 hours', 'session_id', 'language_pref', '1 year'] },

@@ -75,21 +75,6 @@ describe('content pages (spec 001)', () => {
     await context.close();
   });
 
-  it('the blog lists six posts, links Read More to the external blog and publishes an RSS feed', async () => {
-    const { context, page } = await newPage(browser());
-    await page.goto(baseUrl() + '/blog');
-    expect(await page.locator('[data-post]').count()).toBe(6);
-    const hrefs = await page.getByRole('link', { name: /Read More/ }).evaluateAll((els) => els.map((e) => e.getAttribute('href')));
-    expect(hrefs).toHaveLength(6);
-    for (const href of hrefs) expect(href!.startsWith(site.external.blog)).toBe(true);
-    await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]').getAttribute('href')).resolves.toBe('/rss.xml');
-    const rss = await fetch(baseUrl() + '/rss.xml');
-    expect(rss.status).toBe(200);
-    const xml = await rss.text();
-    expect(xml.match(/<item>/g)).toHaveLength(6);
-    await context.close();
-  });
-
   it('videos load only on click (facade) and carry the watermark', async () => {
     const { context, page } = await newPage(browser());
     await page.goto(baseUrl() + '/video-production');
