@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // real Request objects against an embedded database), e2e (real Chromium against `npm start`'s server).
 export default defineConfig({
   test: {
+    // Most test time is spent waiting (browsers, function processes, the database), not computing: one
+    // worker more than the CPUs keeps a 2-core machine busy. Browser test files still run one at a time.
+    maxWorkers: 3,
     projects: [
       {
         test: {

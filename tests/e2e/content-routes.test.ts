@@ -7,8 +7,9 @@ import { site } from '../../src/lib/site';
 const browser = useBrowser();
 
 describe('content pages (spec 001)', () => {
+  // Independent pages, each in its own browser context: checked a few at a time.
   for (const { path, title, figures, islands = [] } of contentPages) {
-    it(`${path}: 200, title, one <h1>, key figures, only its islands, no serious axe violations`, async () => {
+    it.concurrent(`${path}: 200, title, one <h1>, key figures, only its islands, no serious axe violations`, async () => {
       const { context, page } = await newPage(browser());
       const response = await page.goto(baseUrl() + path);
       expect(response?.status()).toBe(200);
