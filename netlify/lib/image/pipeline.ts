@@ -30,6 +30,8 @@ export type RestoreOpts = {
    * that one photo instead of the library or a configured model. Ignored for colour photos.
    */
   reference?: Buffer;
+  /** Diagnostics (benchmark): receives the mask of the damage the restoration removed. */
+  onDamageMask?: (mask: Uint8Array, width: number, height: number) => void;
 };
 
 /** Removes the colour cast of a colour photo: shifts chroma so near-neutral pixels average to grey. */
@@ -90,7 +92,8 @@ export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Prom
   const L0 = rgbBufferToL(data, N, info.channels);
   lap('analyse');
 
-  const { L } = await restoreLuminance(L0, W, H, pipe.restore, timings);
+  const { L, report } = await restoreLuminance(L0, W, H, pipe.restore, timings);
+  opts.onDamageMask?.(report.mask, report.maskWidth, report.maskHeight);
   t = performance.now();
   const Llow = downsample(L, W, H, cs.width, cs.height);
   lap('downsample');

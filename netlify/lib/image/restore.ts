@@ -55,7 +55,11 @@ export function fadeCurve(loV: number, midV: number, hiV: number, amount: number
   };
 }
 
-export type RestoreReport = { defectPixels: number; noiseSigma: number; stretch: [number, number] };
+export type RestoreReport = {
+  defectPixels: number; noiseSigma: number; stretch: [number, number];
+  /** The damage mask (1 = removed) at `maskWidth` × `maskHeight`. */
+  mask: Uint8Array; maskWidth: number; maskHeight: number;
+};
 
 /** 5×5 median of a plane, run by libvips on an 8-bit copy (detection only needs 8 bits). */
 async function median5(src: Float32Array, w: number, h: number): Promise<Float32Array> {
@@ -293,7 +297,7 @@ export async function restoreLuminance(
   }
   for (let i = 0; i < N; i++) out[i] = out[i] < 0 ? 0 : out[i] > 100 ? 100 : out[i];
   lap('sharpen');
-  return { L: out, report: { defectPixels, noiseSigma: sigma, stretch: [lo, hi] } };
+  return { L: out, report: { defectPixels, noiseSigma: sigma, stretch: [lo, hi], mask, maskWidth: w, maskHeight: h } };
 }
 
 export type Tone = 'grey' | 'sepia' | 'colour';
