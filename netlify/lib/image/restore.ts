@@ -1,6 +1,9 @@
 import sharp from 'sharp';
+import { detectDamage, pixelNoise } from './damage';
+import { healMarks, type HealMark } from './heal';
+import { addGrain, inpaintMedian } from './inpaint';
 import { linearToSrgb, lToY, srgbToLinear, yToL } from './lab';
-import { boxMean, downsample, fitSize, guidedCoefficients, percentile, upsample } from './planes';
+import { bilinearRows, boxMean, downsample, fitSize, guidedCoefficients, percentile, upsample } from './planes';
 
 // Luminance restoration. Every step works on CIELAB L* (0..100). The analysis (median, noise
 // estimate, guided-filter coefficients) runs at a working resolution; the result is applied to the
@@ -189,8 +192,36 @@ export function defectMask(Lw: Float32Array, med: Float32Array, w: number, h: nu
   return mask;
 }
 
+/**
+ * Pixel budget of the scratch and speck search: planes up to DETECT_PIXELS are searched as they are; larger
+ * ones at COARSE_PIXELS (a long scratch still shows there, and a 12 MP photo stays fast), then refined.
+ */
+const DETECT_PIXELS = 750_000, COARSE_PIXELS = 300_000;
+
+/**
+ * detectDamage, searched at COARSE_PIXELS on planes above DETECT_PIXELS: its mask is then brought up and narrowed to the pixels
+ * that stand out from the median `med` by more than the grain, plus one pixel of rim.
+ */
+function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number): Uint8Array {
+  if (w * h <= DETECT_PIXELS) return detectDamage(Lw, w, h).mask;
+  const { width: dw, height: dh } = fitSize(w, h, Math.sqrt(COARSE_PIXELS * Math.max(w, h) / Math.min(w, h)));
+  const coarse = detectDamage(downsample(Lw, w, h, dw, dh), dw, dh).mask;
+  const cf = new Float32Array(dw * dh);
+  for (let i = 0; i < cf.length; i++) cf[i] = coarse[i];
+  const band = upsample(cf, dw, dh, w, h), core = new Uint8Array(w * h), mask = new Uint8Array(w * h);
+  for (let i = 0; i < core.length; i++) if (band[i] > 0.2 && Math.abs(Lw[i] - med[i]) > 1.5 * grain) core[i] = 1;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    if (!core[y * w + x]) continue;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      const xx = x + dx, yy = y + dy;
+      if (xx >= 0 && yy >= 0 && xx < w && yy < h) mask[yy * w + xx] = 1;
+    }
+  }
+  return mask;
+}
+
 export async function restoreLuminance(
-  L: Float32Array, W: number, H: number, opts: RestoreOptions, timings: Record<string, number> = {},
+  L: Float32Array, W: number, H: number, opts: RestoreOptions, timings: Record<string, number> = {}, heal: HealMark[] = [],
 ): Promise<{ L: Float32Array; report: RestoreReport }> {
   const N = W * H;
   const { width: w, height: h } = W * H > opts.workPixels ? fitSize(W, H, Math.sqrt(opts.workPixels * Math.max(W, H) / Math.min(W, H))) : { width: W, height: H };
@@ -199,26 +230,60 @@ export async function restoreLuminance(
   const lap = (k: string) => { const now = performance.now(); timings[k] = (timings[k] ?? 0) + now - t; t = now; };
 
   const Lw = full ? L : downsample(L, W, H, w, h);
-  const out = full ? L.slice() : L.slice();
+  const out = L.slice();
 
-  // 1. Dust and scratches.
+  // 1. Dust and scratches, found at the working resolution. Two kinds of mask: sparse outliers against the
+  //    5×5 median are replaced by that median (gentle where an outlier is real detail), while scratch paths
+  //    and specks (detectDamage) are rebuilt from their surroundings only, so no line stays visible. Grain
+  //    goes back over both.
   const med = await median5(Lw, w, h);
   const resid = new Float32Array(w * h);
   for (let i = 0; i < resid.length; i++) resid[i] = Lw[i] - med[i];
   const sigma = noiseSigma(resid);
-  const mask = defectMask(Lw, med, w, h, sigma);
+  const outliers = defectMask(Lw, med, w, h, sigma);
+  const grain = pixelNoise(Lw, w, h);
+  const damage = findDamage(Lw, med, w, h, grain);
+  const mask = new Uint8Array(w * h);
   let defectPixels = 0;
+  for (let i = 0; i < mask.length; i++) if ((mask[i] = outliers[i] | damage[i])) defectPixels++;
   const Lc = Lw === L ? Lw.slice() : Lw;
-  for (let i = 0; i < mask.length; i++) if (mask[i]) { Lc[i] = med[i]; defectPixels++; }
+  for (let i = 0; i < mask.length; i++) if (outliers[i]) Lc[i] = med[i];
+  inpaintMedian(Lc, w, h, damage);
+  addGrain(Lc, damage, grain);
   if (full) {
-    for (let i = 0; i < N; i++) if (mask[i]) out[i] = med[i];
+    for (let i = 0; i < N; i++) if (mask[i]) out[i] = Lc[i];
   } else if (defectPixels) {
-    const mf = new Float32Array(w * h);
-    for (let i = 0; i < mf.length; i++) mf[i] = mask[i];
-    const mu = upsample(mf, w, h, W, H), medU = upsample(med, w, h, W, H);
-    for (let i = 0; i < N; i++) if (mu[i] > 0.2) { const k = Math.min(1, mu[i] * 1.6); out[i] = out[i] * (1 - k) + medU[i] * k; }
+    // Back at full resolution, row by row (no full-size planes): outliers blend towards the upsampled median;
+    // a scratch or speck keeps only the pixels that stand out from that median within its upsampled band,
+    // which are then filled and given grain at full resolution.
+    const grainFull = pixelNoise(L, W, H);
+    const mf = new Float32Array(w * h), df = new Float32Array(w * h);
+    for (let i = 0; i < mf.length; i++) { mf[i] = outliers[i]; df[i] = damage[i]; }
+    const row = bilinearRows(w, h, W, H);
+    const mu = new Float32Array(W), du = new Float32Array(W), mm = new Float32Array(W);
+    const fine = new Uint8Array(N);
+    // Rows of the working plane with any mask, widened by one: full-resolution rows between others are skipped.
+    const busyRow = new Uint8Array(h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (mask[y * w + x]) { busyRow[Math.max(0, y - 1)] = busyRow[y] = busyRow[Math.min(h - 1, y + 1)] = 1; break; }
+    for (let Y = 0; Y < H; Y++) {
+      if (!busyRow[Math.min(h - 1, Math.floor(((Y + 0.5) * h) / H))]) continue;
+      row(mf, Y, mu); row(df, Y, du); row(med, Y, mm);
+      const o = Y * W;
+      for (let X = 0; X < W; X++) {
+        const i = o + X;
+        if (du[X] > 0.2 && Math.abs(L[i] - mm[X]) > 1.5 * grainFull) fine[i] = 1;
+        else if (mu[X] > 0.2) { const k = Math.min(1, mu[X] * 1.6); out[i] = out[i] * (1 - k) + mm[X] * k; }
+      }
+    }
+    inpaintMedian(out, W, H, fine);
+    addGrain(out, fine, grainFull);
   }
   lap('defects');
+  if (heal.length) {
+    healMarks(out, W, H, heal, full ? grain : pixelNoise(L, W, H));
+    if (full) Lc.set(out);
+    lap('heal');
+  }
 
   // 2. Edge-preserving denoise: self-guided filter; eps set from the measured grain so only
   //    variations of grain size are flattened, edges (variance ≫ eps) pass through.

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { addGrain, inpaintTelea } from './inpaint';
+
+// The heal brush: the buyer marks damage the automatic pass left (a short stroke along a scratch, or a click
+// on a speck) and the engine removes what stands out there, and only there, with the same inpainting and grain
+// as the automatic pass. No Node imports: the schema can be shared with the browser.
+
+export const MAX_HEAL_MARKS = 64;
+export const MAX_HEAL_POINTS = 64;
+/** Brush radius as a share of the picture's long side: default, smallest, largest. */
+export const HEAL_RADIUS = { default: 0.008, min: 0.002, max: 0.05 } as const;
+
+const point = z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) });
+export const healMarkSchema = z.object({
+  /** One point is a click; several are a stroke (a polyline), in 0..1 picture coordinates. */
+  points: z.array(point).min(1, { error: 'A mark needs at least one point' }).max(MAX_HEAL_POINTS, { error: `A mark can have at most ${MAX_HEAL_POINTS} points` }),
+  radius: z.number().min(HEAL_RADIUS.min).max(HEAL_RADIUS.max).optional(),
+});
+export const healMarksSchema = z.array(healMarkSchema).max(MAX_HEAL_MARKS, { error: `Please use at most ${MAX_HEAL_MARKS} heal marks` });
+export type HealMark = z.infer<typeof healMarkSchema>;
+
+/** Pixels within the brush of each mark (distance to its polyline ≤ radius). */
+export function markRegion(marks: HealMark[], W: number, H: number): Uint8Array {
+  const region = new Uint8Array(W * H), side = Math.max(W, H);
+  for (const m of marks) {
+    const r = Math.max(1, (m.radius ?? HEAL_RADIUS.default) * side);
+    const pts = m.points.map((p) => [p.x * (W - 1), p.y * (H - 1)] as const);
+    const segs = pts.length === 1 ? [[pts[0], pts[0]]] : pts.slice(1).map((p, k) => [pts[k], p]);
+    for (const [[ax, ay], [bx, by]] of segs) {
+      const x0 = Math.max(0, Math.floor(Math.min(ax, bx) - r)), x1 = Math.min(W - 1, Math.ceil(Math.max(ax, bx) + r));
+      const y0 = Math.max(0, Math.floor(Math.min(ay, by) - r)), y1 = Math.min(H - 1, Math.ceil(Math.max(ay, by) + r));
+      const dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
+        const t = len2 ? Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2)) : 0;
+        if (Math.hypot(x - ax - t * dx, y - ay - t * dy) <= r) region[y * W + x] = 1;
+      }
+    }
+  }
+  return region;
+}
+
+/**
+ * Removes the damage under the buyer's marks, in place, on an L* plane; returns how many pixels changed.
+ * Inside the brush the background is rebuilt from outside it (fast marching); the pixels that stand out from
+ * that background by more than the grain (`sigma`, L* units) on the mark's dominant side (a light scratch or a
+ * dark speck), with one pixel of rim, are the damage: they alone are filled and given grain. Everything else
+ * under the brush, and everything outside it, is left as it was.
+ */
+export function healMarks(L: Float32Array, W: number, H: number, marks: HealMark[], sigma: number): number {
+  let changed = 0;
+  // One mark at a time: each has its own dominant side (a light scratch here, a dark speck there).
+  for (const m of marks) changed += healOne(L, W, H, m, sigma);
+  return changed;
+}
+
+function healOne(L: Float32Array, W: number, H: number, mark: HealMark, sigma: number): number {
+  const region = markRegion([mark], W, H);
+  const bg = L.slice();
+  inpaintTelea(bg, W, H, region, { radius: 5 });
+  let light = 0, dark = 0;
+  for (let i = 0; i < L.length; i++) if (region[i]) { const d = L[i] - bg[i]; if (d > 0) light += d; else dark -= d; }
+  const sign = light >= dark ? 1 : -1, thr = Math.max(1.5, 2.5 * sigma);
+  const core = new Uint8Array(L.length);
+  for (let i = 0; i < L.length; i++) if (region[i] && sign * (L[i] - bg[i]) > thr) core[i] = 1;
+  const damage = new Uint8Array(L.length);
+  let changed = 0;
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    const i = y * W + x;
+    if (!region[i]) continue;
+    let near = 0;
+    for (let dy = -1; dy <= 1 && !near; dy++) for (let dx = -1; dx <= 1; dx++) {
+      const xx = x + dx, yy = y + dy;
+      if (xx >= 0 && yy >= 0 && xx < W && yy < H && core[yy * W + xx]) { near = 1; break; }
+    }
+    if (near) { damage[i] = 1; changed++; }
+  }
+  if (!changed) return 0;
+  inpaintTelea(L, W, H, damage, { radius: 4 });
+  addGrain(L, damage, sigma, changed);
+  return changed;
+}
