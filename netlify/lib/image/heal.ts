@@ -53,7 +53,25 @@ export function healMarks(L: Float32Array, W: number, H: number, marks: HealMark
   return changed;
 }
 
+/** One mark, worked on a crop around it (brush plus a margin for the background), so a 12 MP photo is not copied. */
 function healOne(L: Float32Array, W: number, H: number, mark: HealMark, sigma: number): number {
+  const r = Math.max(1, (mark.radius ?? HEAL_RADIUS.default) * Math.max(W, H)) + 8;
+  const xs = mark.points.map((p) => p.x * (W - 1)), ys = mark.points.map((p) => p.y * (H - 1));
+  const x0 = Math.max(0, Math.floor(Math.min(...xs) - r)), x1 = Math.min(W - 1, Math.ceil(Math.max(...xs) + r));
+  const y0 = Math.max(0, Math.floor(Math.min(...ys) - r)), y1 = Math.min(H - 1, Math.ceil(Math.max(...ys) + r));
+  const cw = x1 - x0 + 1, ch = y1 - y0 + 1, crop = new Float32Array(cw * ch);
+  for (let y = 0; y < ch; y++) crop.set(L.subarray((y + y0) * W + x0, (y + y0) * W + x0 + cw), y * cw);
+  // The mark in crop coordinates (same pixels as on the whole picture).
+  const local: HealMark = {
+    radius: (mark.radius ?? HEAL_RADIUS.default) * Math.max(W, H) / Math.max(cw, ch),
+    points: mark.points.map((p) => ({ x: cw > 1 ? (p.x * (W - 1) - x0) / (cw - 1) : 0, y: ch > 1 ? (p.y * (H - 1) - y0) / (ch - 1) : 0 })),
+  };
+  const changed = healPlane(crop, cw, ch, local, sigma);
+  if (changed) for (let y = 0; y < ch; y++) L.set(crop.subarray(y * cw, (y + 1) * cw), (y + y0) * W + x0);
+  return changed;
+}
+
+function healPlane(L: Float32Array, W: number, H: number, mark: HealMark, sigma: number): number {
   const region = markRegion([mark], W, H);
   const bg = L.slice();
   inpaintTelea(bg, W, H, region, { radius: 5 });
