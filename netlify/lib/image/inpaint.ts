@@ -1,6 +1,9 @@
-// Inpainting of a damage mask on an L* plane: Telea's fast-marching method (Telea 2004), run per damaged
-// region inside its bounding box so a 12 MP photo needs no full-size working planes, then grain put back over
-// the filled pixels at the strength measured around them, so a filled line does not show as a smooth stripe.
+// Inpainting of a damage mask on an L* plane, each damaged region worked inside its own bounding box so a
+// 12 MP photo needs no full-size working planes: exemplar filling for the automatic pass (texture and thin
+// structures continue under the damage), Telea's fast marching (Telea 2004) for the heal brush's background
+// estimate, and grain put back over filled pixels so a filled line does not show as a smooth stripe.
+
+import { mulberry32 } from '../../../src/lib/random';
 
 const KNOWN = 0, BAND = 1, INSIDE = 2;
 
@@ -57,11 +60,17 @@ type Box = { x0: number; y0: number; x1: number; y1: number };
 
 /** Bounding boxes (grown by `margin`, clipped) of the 8-connected regions of a mask; boxes may overlap. */
 export function maskRegions(mask: Uint8Array, W: number, H: number, margin: number): Box[] {
-  const seen = new Uint8Array(mask.length), boxes: Box[] = [], stack: number[] = [];
+  return maskComponents(mask, W, H, margin).boxes;
+}
+
+/** The 8-connected regions of a mask: a label per pixel (1…, 0 outside) and each region's grown box. */
+export function maskComponents(mask: Uint8Array, W: number, H: number, margin: number): { label: Int32Array; boxes: Box[] } {
+  const label = new Int32Array(mask.length), boxes: Box[] = [], stack: number[] = [];
   for (let s = 0; s < mask.length; s++) {
-    if (!mask[s] || seen[s]) continue;
+    if (!mask[s] || label[s]) continue;
+    const id = boxes.length + 1;
     let x0 = W, y0 = H, x1 = -1, y1 = -1;
-    seen[s] = 1; stack.push(s);
+    label[s] = id; stack.push(s);
     while (stack.length) {
       const p = stack.pop()!, x = p % W, y = (p - x) / W;
       if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
@@ -69,12 +78,12 @@ export function maskRegions(mask: Uint8Array, W: number, H: number, margin: numb
         const xx = x + dx, yy = y + dy;
         if (xx < 0 || yy < 0 || xx >= W || yy >= H) continue;
         const q = yy * W + xx;
-        if (mask[q] && !seen[q]) { seen[q] = 1; stack.push(q); }
+        if (mask[q] && !label[q]) { label[q] = id; stack.push(q); }
       }
     }
     boxes.push({ x0: Math.max(0, x0 - margin), y0: Math.max(0, y0 - margin), x1: Math.min(W - 1, x1 + margin), y1: Math.min(H - 1, y1 + margin) });
   }
-  return boxes;
+  return { label, boxes };
 }
 
 function fillRegion(L: Float32Array, W: number, mask: Uint8Array, box: Box, radius: number): void {
@@ -173,39 +182,9 @@ function gradT(T: Float32Array, flag: Uint8Array, bw: number, bh: number, x: num
   return 0;
 }
 
-/**
- * Fills each masked pixel with the median of the unmasked pixels in the smallest window (5×5 up to 11×11) that
- * has at least 8 of them: like a median filter, but never fed by the damage itself.
- */
-export function inpaintMedian(L: Float32Array, W: number, H: number, mask: Uint8Array): void {
-  const vals: number[] = [];
-  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-    const i = y * W + x;
-    if (!mask[i]) continue;
-    for (let r = 2; r <= 5; r++) {
-      vals.length = 0;
-      for (let yy = Math.max(0, y - r); yy <= Math.min(H - 1, y + r); yy++) for (let xx = Math.max(0, x - r); xx <= Math.min(W - 1, x + r); xx++) {
-        const j = yy * W + xx;
-        if (!mask[j]) vals.push(L[j]);
-      }
-      if (vals.length >= 8 || r === 5) break;
-    }
-    if (!vals.length) continue;
-    vals.sort((a, b) => a - b);
-    L[i] = vals.length & 1 ? vals[vals.length >> 1] : (vals[vals.length / 2 - 1] + vals[vals.length / 2]) / 2;
-  }
-}
-
-/** Deterministic standard normal samples (mulberry32 + Box–Muller): the same photo renders the same way. */
+/** Deterministic standard normal samples (Box–Muller): the same photo renders the same way. */
 function gaussian(seed: number): () => number {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = mulberry32(seed);
   return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
 }
 
@@ -216,4 +195,103 @@ function gaussian(seed: number): () => number {
 export function addGrain(L: Float32Array, mask: Uint8Array, sigma: number, seed = 1): void {
   const g = gaussian(seed);
   for (let i = 0; i < L.length; i++) if (mask[i]) L[i] += sigma * g();
+}
+
+export type ExemplarOptions = {
+  /** Half side of the compared patch (2 → 5×5). */
+  half?: number;
+  /** Candidate centres are searched within this many pixels. */
+  window?: number;
+  /** The best `k` matches are averaged, weighted by similarity. */
+  k?: number;
+};
+
+/**
+ * Exemplar inpainting (Efros & Leung 1999, with the non-local-means average of Buades et al. 2005): the
+ * masked pixels are filled from the border inwards, each from the centres of the `k` undamaged patches
+ * nearby that best match what is known around it. Unlike a smooth fill, a structure that runs under the
+ * damage (a wire, an edge, lettering) is continued, and a real detail wrongly taken for damage comes back
+ * much as it was. Each damaged region is processed inside its own bounding box.
+ */
+export function inpaintExemplar(L: Float32Array, W: number, H: number, mask: Uint8Array, opts: ExemplarOptions = {}): void {
+  const half = opts.half ?? 2, win = opts.window ?? 14, K = opts.k ?? 6;
+  const { label, boxes } = maskComponents(mask, W, H, win + half);
+  boxes.forEach((box, k) => exemplarRegion(L, W, label, k + 1, box, half, win, K));
+}
+
+/** Fills region `id` of `label` inside `box`; other regions there are neither used nor filled. */
+function exemplarRegion(L: Float32Array, W: number, label: Int32Array, id: number, box: Box, half: number, win: number, K: number): void {
+  const bw = box.x1 - box.x0 + 1, bh = box.y1 - box.y0 + 1, n = bw * bh;
+  const I = new Float32Array(n), known = new Uint8Array(n), damaged = new Uint8Array(n), mine = new Uint8Array(n);
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+    const g = (y + box.y0) * W + x + box.x0, i = y * bw + x;
+    I[i] = L[g];
+    if (label[g]) damaged[i] = 1; else known[i] = 1;
+    if (label[g] === id) mine[i] = 1;
+  }
+  // Usable candidate centres: their whole patch is undamaged (an integral image of the mask).
+  const S = new Int32Array((bw + 1) * (bh + 1));
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) S[(y + 1) * (bw + 1) + x + 1] = damaged[y * bw + x] + S[y * (bw + 1) + x + 1] + S[(y + 1) * (bw + 1) + x] - S[y * (bw + 1) + x];
+  const usable = new Uint8Array(n);
+  for (let y = half; y < bh - half; y++) for (let x = half; x < bw - half; x++) {
+    const a = (y - half) * (bw + 1) + x - half, b = (y + half + 1) * (bw + 1) + x + half + 1;
+    if (S[b] - S[a + 2 * half + 1] - S[b - 2 * half - 1] + S[a] === 0) usable[y * bw + x] = 1;
+  }
+  // Onion order: rings of damaged pixels by distance (8-neighbour steps) to the known ones.
+  let ring: number[] = [];
+  const queued = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!mine[i]) continue;
+    const x = i % bw, y = (i - x) / bw;
+    if ((x > 0 && known[i - 1]) || (x < bw - 1 && known[i + 1]) || (y > 0 && known[i - bw]) || (y < bh - 1 && known[i + bw])) { ring.push(i); queued[i] = 1; }
+  }
+  const bestD = new Float64Array(K), bestV = new Float64Array(K);
+  const offsets: number[] = [];
+  for (let dy = -half; dy <= half; dy++) for (let dx = -half; dx <= half; dx++) offsets.push(dy * bw + dx);
+  while (ring.length) {
+    const next: number[] = [];
+    for (const i of ring) {
+      const x = i % bw, y = (i - x) / bw;
+      bestD.fill(Infinity);
+      const inner = x >= half && y >= half && x < bw - half && y < bh - half;
+      for (let cy = Math.max(half, y - win); cy <= Math.min(bh - 1 - half, y + win); cy++) {
+        for (let cx = Math.max(half, x - win); cx <= Math.min(bw - 1 - half, x + win); cx++) {
+          const c = cy * bw + cx;
+          if (!usable[c]) continue;
+          let s = 0, m = 0;
+          if (inner) {
+            for (const o of offsets) if (known[i + o]) { const e = I[i + o] - I[c + o]; s += e * e; m++; }
+          } else {
+            for (let dy = -half; dy <= half; dy++) for (let dx = -half; dx <= half; dx++) {
+              const xx = x + dx, yy = y + dy;
+              if (xx < 0 || yy < 0 || xx >= bw || yy >= bh || !known[yy * bw + xx]) continue;
+              const e = I[yy * bw + xx] - I[c + dy * bw + dx]; s += e * e; m++;
+            }
+          }
+          if (!m) continue;
+          s /= m;
+          if (s >= bestD[K - 1]) continue;
+          let k = K - 1;
+          while (k > 0 && bestD[k - 1] > s) { bestD[k] = bestD[k - 1]; bestV[k] = bestV[k - 1]; k--; }
+          bestD[k] = s; bestV[k] = I[c];
+        }
+      }
+      if (bestD[0] < Infinity) {
+        const h2 = 2 * Math.max(1, bestD[0]);
+        let sw = 0, sv = 0;
+        for (let k = 0; k < K && bestD[k] < Infinity; k++) { const w = Math.exp(-bestD[k] / h2); sw += w; sv += w * bestV[k]; }
+        I[i] = sv / sw;
+      }
+      for (const o of [-1, 1, -bw, bw, -bw - 1, -bw + 1, bw - 1, bw + 1]) {
+        const j = i + o;
+        if (j >= 0 && j < n && mine[j] && !queued[j] && Math.abs((j % bw) - x) <= 1) { queued[j] = 1; next.push(j); }
+      }
+    }
+    for (const i of ring) known[i] = 1;
+    ring = next;
+  }
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+    const g = (y + box.y0) * W + x + box.x0;
+    if (label[g] === id) L[g] = I[y * bw + x];
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDamage } from '../../../netlify/lib/image/damage';
+import { detectDamage } from '../../../netlify/lib/image/damage-detect';
 import { healMarks, healMarksSchema } from '../../../netlify/lib/image/heal';
 import { restoreLuminance } from '../../../netlify/lib/image/restore';
 
@@ -48,16 +48,28 @@ describe('damage removal keeps the photo’s own fine structure', () => {
       L[y * w + x] += strong ? 30 : 3; // 3 L*: about the grain's own strength in the middle stretch
       if (!strong && y > 95 && y < 145) faint.push([x, y]);
     }
-    const found = detectDamage(L, w, h).mask;
+    const found = (await detectDamage(L, w, h)).mask;
     expect(faint.every(([x, y]) => found[y * w + x])).toBe(true);
     const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
     const beside = faint.map(([x, y]) => [x + 4, y] as [number, number]);
     expect(Math.abs(mean(out, w, faint) - mean(out, w, beside))).toBeLessThan(1.2);
   });
 
-  it('leaves a plain grainy picture alone', () => {
+  it('keeps a crowded texture of bright dots on a grainy picture and removes the isolated speck beside it', async () => {
+    const w = 240, h = 160;
+    const L = grainy(w, h, () => 50);
+    for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) L[y * w + x] = 80; // sunlit leaves: detail
+    for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) L[(130 + dy) * w + 40 + dx] = 85; // a dust speck
+    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    expect(out[130 * w + 40]).toBeLessThan(56);
+    let kept = 0, dots = 0;
+    for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) { dots++; if (out[y * w + x] > 75) kept++; }
+    expect(kept / dots).toBeGreaterThan(0.95);
+  });
+
+  it('leaves a plain grainy picture alone', async () => {
     const w = 200, h = 150;
-    const found = detectDamage(grainy(w, h, (x) => 30 + x / 5), w, h).mask;
+    const found = (await detectDamage(grainy(w, h, (x) => 30 + x / 5), w, h)).mask;
     expect(found.reduce((s, v) => s + v, 0) / (w * h)).toBeLessThan(0.002);
   });
 });
