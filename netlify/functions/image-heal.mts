@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { healMarksSchema } from '../lib/image/schema';
-import { json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
+import { json, parseWith, pathAfter, readJson, requireMethod, withErrors } from '../lib/http';
 import { applyHeal } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
 import { MSG } from '../../src/lib/messages';
@@ -13,10 +13,10 @@ const schema = z.object({ marks: healMarksSchema }, { error: MSG.healMarksList }
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
-  const match = /^\/api\/transformations\/([^/]+)\/heal\/?$/.exec(new URL(req.url).pathname);
+  const [id = ''] = pathAfter(req, '/api/transformations/').split('/');
   const { marks } = parseWith(schema, await readJson(req));
   await enforceToolLimit('heal', req, context);
-  return json(await applyHeal(decodeURIComponent(match?.[1] ?? ''), marks));
+  return json(await applyHeal(id, marks));
 });
 
 export const config: Config = { path: '/api/transformations/:id/heal' };
