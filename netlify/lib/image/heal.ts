@@ -1,23 +1,12 @@
-import { z } from 'zod';
 import { addGrain, inpaintTelea } from './inpaint';
+import { HEAL_RADIUS, type HealMark } from './schema';
 
 // The heal brush: the buyer marks damage the automatic pass left (a short stroke along a scratch, or a click
 // on a speck) and the engine removes what stands out there, and only there, with the same inpainting and grain
-// as the automatic pass. No Node imports: the schema can be shared with the browser.
+// as the automatic pass.
 
-export const MAX_HEAL_MARKS = 64;
-export const MAX_HEAL_POINTS = 64;
-/** Brush radius as a share of the picture's long side: default, smallest, largest. */
-export const HEAL_RADIUS = { default: 0.008, min: 0.002, max: 0.05 } as const;
-
-const point = z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) });
-export const healMarkSchema = z.object({
-  /** One point is a click; several are a stroke (a polyline), in 0..1 picture coordinates. */
-  points: z.array(point).min(1, { error: 'A mark needs at least one point' }).max(MAX_HEAL_POINTS, { error: `A mark can have at most ${MAX_HEAL_POINTS} points` }),
-  radius: z.number().min(HEAL_RADIUS.min).max(HEAL_RADIUS.max).optional(),
-});
-export const healMarksSchema = z.array(healMarkSchema).max(MAX_HEAL_MARKS, { error: `Please use at most ${MAX_HEAL_MARKS} heal marks` });
-export type HealMark = z.infer<typeof healMarkSchema>;
+// The marks' schema and limits live with the tool's other shared schemas (the browser checks marks too).
+export { HEAL_RADIUS, MAX_HEAL_MARKS, MAX_HEAL_POINTS, healMarkSchema, healMarksSchema, type HealMark } from './schema';
 
 /** Pixels within the brush of each mark (distance to its polyline ≤ radius). */
 export function markRegion(marks: HealMark[], W: number, H: number): Uint8Array {
