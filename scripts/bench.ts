@@ -3,9 +3,9 @@
  * Image: restore+colorize at 1/4/12 MP and quality on ../shared/fixtures/photos (reported as skipped when
  * the fixtures are absent). Video: time to a finished 5-s 720p video and peak memory. Server: the local
  * server's request overhead (function calls after the first, one 1 MP restore through the API).
- * `--quick` runs fewer sizes and repetitions.
+ * `--quick` runs fewer sizes and repetitions; `--only=cat,parrot` scores just those fixtures.
  */
-import { benchImage } from '../bench/image';
+import { benchImage, onlyFlag } from '../bench/image';
 import { benchVideo } from '../bench/video';
 import { benchLocalServer } from '../bench/local-server';
 
@@ -13,7 +13,7 @@ const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a === 'image' || a === 'video' || a === 'server');
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
-if (!only || only === 'image') report.image = await benchImage({ quick });
+if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
 if (!only || only === 'video') report.video = await benchVideo(quick ? 2 : 5);
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 console.log(JSON.stringify(report, null, 2));

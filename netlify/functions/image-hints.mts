@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { colorHintsSchema } from '../lib/image/schema';
-import { json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
+import { json, parseWith, pathAfter, readJson, requireMethod, withErrors } from '../lib/http';
 import { applyHints } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
 
@@ -11,10 +11,10 @@ const schema = z.object({ hints: colorHintsSchema });
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
-  const match = /^\/api\/transformations\/([^/]+)\/hints\/?$/.exec(new URL(req.url).pathname);
+  const [id = ''] = pathAfter(req, '/api/transformations/').split('/');
   const { hints } = parseWith(schema, await readJson(req));
   await enforceToolLimit('hints', req, context);
-  return json(await applyHints(decodeURIComponent(match?.[1] ?? ''), hints));
+  return json(await applyHints(id, hints));
 });
 
 export const config: Config = { path: '/api/transformations/:id/hints' };

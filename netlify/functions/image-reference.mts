@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { HttpError, isMultipart, json, readMultipart, requireMethod, withErrors } from '../lib/http';
+import { HttpError, isMultipart, json, pathAfter, readMultipart, requireMethod, withErrors } from '../lib/http';
 import { applyReference } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
 import { MSG } from '../../src/lib/messages';
@@ -14,8 +14,7 @@ import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST', 'DELETE');
-  const match = /^\/api\/transformations\/([^/]+)\/reference\/?$/.exec(new URL(req.url).pathname);
-  const id = decodeURIComponent(match?.[1] ?? '');
+  const [id = ''] = pathAfter(req, '/api/transformations/').split('/');
   if (req.method === 'DELETE') {
     await enforceToolLimit('hints', req, context);
     return json(await applyReference(id, null));

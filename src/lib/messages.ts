@@ -41,7 +41,17 @@ export const MSG = {
   referenceColourResult: 'This photo is already in colour: a colour reference is only used for black-and-white and sepia photos.',
   imageNotFound: 'Image not found',
   imageNotReady: 'This image is not ready yet',
-  imageFinal: 'This image has already been purchased; its colours can no longer be changed.',
+  imageFinal: 'This image has already been purchased; it can no longer be changed.',
+  // Heal brush: marks on damage the automatic pass left
+  healApplied: 'Heal marks applied',
+  healUndone: 'Last heal mark removed',
+  healCleared: 'Heal marks cleared',
+  healMarksList: 'Please send the heal marks as a list of marks, each with a list of points',
+  healMarksMax: (max: number) => `Please use at most ${max} heal marks`,
+  healPointsMin: 'A heal mark needs at least one point',
+  healPointsMax: (max: number) => `A heal mark can have at most ${max} points`,
+  healPoint: "Each point of a heal mark needs x and y between 0 and 1 (a share of the picture's width and height)",
+  healRadius: (min: number, max: number) => `The heal brush size must be between ${min} and ${max} of the picture's long side`,
 
   // Video tool
   videoPromptMin: 'Please provide a description of at least 5 characters',

@@ -20,17 +20,8 @@ export function makeParticles(count = PARTICLE_COUNT, random: () => number = Mat
   }));
 }
 
-/** A small seeded generator (mulberry32) for the build-time layout. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator of the build-time layout (re-exported for its callers). */
+export { mulberry32 as seeded } from './random';
 
 export function particleStyle(p: Particle): string {
   return `left:${p.left}%;top:${p.top}%;width:${p.size}px;height:${p.size}px;animation-delay:${p.delay}s;animation-duration:${p.duration}s`;

@@ -10,7 +10,9 @@ import { closePool } from '../../netlify/lib/db';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
-import { colourScene, greyPhoto } from '../integration/tool/helpers';
+import { DAMAGED, colourScene, damageContrast, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
+import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
+import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
 import { baseUrl, hydrated, newPage, useBrowser } from './harness';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
@@ -21,6 +23,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'lumora-tool-'));
 let photo = '';
 let textFile = '';
 let colourPhoto = '';
+let damaged = '';
 
 beforeAll(async () => {
   Object.assign(process.env, inject('platformEnv'));
@@ -28,6 +31,8 @@ beforeAll(async () => {
   writeFileSync(photo, await greyPhoto(480, 360));
   colourPhoto = path.join(dir, 'family-colour.png');
   writeFileSync(colourPhoto, await colourScene(480, 360));
+  damaged = path.join(dir, 'damaged.png');
+  writeFileSync(damaged, await damagedPhoto());
   textFile = path.join(dir, 'notes.txt');
   writeFileSync(textFile, 'just some text');
 });
@@ -183,6 +188,102 @@ describe('transformation tool: image', () => {
     expect(fromTool.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
     expect((await readFile((await fromTool.path())!)).equals(clean)).toBe(true);
     await toast(page, MSG.imageDownloaded);
+    await context.close();
+  }, 300_000);
+
+  it('heals a scratch and a spot the automatic pass left: a mouse stroke, a keyboard mark, Undo and Ctrl+Z', async () => {
+    const { context, page } = await newPage(browser());
+    await openTool(page);
+    const panel = page.locator('#panel-image');
+    await panel.locator('input[type=file]').setInputFiles(damaged);
+    await panel.getByTestId('upload-preview').waitFor();
+    await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
+    await toast(page, MSG.imageSuccess, 90_000);
+    const id: string = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').image, TOOL_RESULTS_STORAGE_KEY);
+    const contrast = async () => damageContrast(await sharp((await getStorage().get(`results/${id}.jpg`))!).greyscale().raw().toBuffer());
+    const stored = async () => ((await getTransformation(id))!.hints as { healMarks?: unknown[] }).healMarks ?? [];
+    const before = await contrast();
+    // The bar and the spot are still there after the automatic pass: what the brush is for.
+    expect(before.bar, 'the automatic pass left the bar').toBeGreaterThan(30);
+    expect(before.spot, 'the automatic pass left the spot').toBeLessThan(-30);
+
+    const heal = panel.getByTestId('heal');
+    await heal.getByText('Heal brush: remove a missed scratch or spot (optional)').click();
+    const canvas = heal.getByTestId('heal-canvas');
+    await expect
+      .poll(() => canvas.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 60_000, interval: 250 })
+      .toBe(true);
+    const count = heal.getByTestId('heal-count');
+    /** Waits until `n` marks are stored and shown and the re-render is over. */
+    const settled = async (n: number) => {
+      await expect.poll(async () => (await stored()).length, { timeout: 90_000, interval: 250 }).toBe(n);
+      await expect.poll(async () => (await heal.getByTestId('heal-busy').count()) === 0 && (await count.textContent()), { timeout: 30_000 }).toBe(n === 1 ? '1 mark' : `${n} marks`);
+    };
+
+    // A stroke along the bar with the mouse, a little beyond both ends.
+    const { width: W, height: H, bar, spot } = DAMAGED;
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.locator('img').boundingBox())!;
+    const at = (x: number, y: number) => [box.x + (x / (W - 1)) * box.width, box.y + (y / (H - 1)) * box.height] as const;
+    const cx = bar.x + (bar.w - 1) / 2;
+    await page.mouse.move(...at(cx, bar.y - 3));
+    await page.mouse.down();
+    for (let y = bar.y; y <= bar.y + bar.h + 3; y += 8) await page.mouse.move(...at(cx, y));
+    await page.mouse.up();
+    await settled(1);
+    expect((await stored())[0]).toMatchObject({ points: expect.arrayContaining([expect.anything(), expect.anything()]) });
+    const stroked = await contrast();
+    expect(Math.abs(stroked.bar)).toBeLessThan(6);
+    expect(stroked.spot).toBeLessThan(-30);
+
+    // The spot from the keyboard: arrows move the crosshair (Shift for big steps), Enter marks under it.
+    await canvas.focus();
+    const crosshair = canvas.getByTestId('heal-crosshair').locator('circle');
+    await crosshair.waitFor();
+    /** Moves the crosshair to picture pixel (x, y) with the arrow keys, from where it is drawn now. */
+    const moveTo = async (x: number, y: number) => {
+      const now = { x: Number(await crosshair.getAttribute('cx')) / W, y: Number(await crosshair.getAttribute('cy')) / H };
+      for (const [d, minus, plus] of [[x / (W - 1) - now.x, 'ArrowLeft', 'ArrowRight'], [y / (H - 1) - now.y, 'ArrowUp', 'ArrowDown']] as const) {
+        const key = d < 0 ? minus : plus;
+        const big = Math.trunc(Math.abs(d) / CROSSHAIR_STEP_LARGE);
+        const small = Math.round((Math.abs(d) - big * CROSSHAIR_STEP_LARGE) / CROSSHAIR_STEP);
+        for (let i = 0; i < big; i++) await page.keyboard.press(`Shift+${key}`);
+        for (let i = 0; i < small; i++) await page.keyboard.press(key);
+      }
+    };
+    await moveTo(spot.x, spot.y);
+    await page.keyboard.press('Enter');
+    await settled(2);
+    const healed = await contrast();
+    expect(Math.abs(healed.bar)).toBeLessThan(6);
+    expect(Math.abs(healed.spot)).toBeLessThan(8);
+    // Both drawn over the picture: the stroke as a line, the click as a dot.
+    await expect(heal.locator('polyline[data-mark=done]').count()).resolves.toBe(1);
+    await expect(heal.locator('circle[data-mark=done]').count()).resolves.toBe(1);
+
+    // Undo takes the last mark back (the spot returns), Ctrl+Z the one before (the bar returns).
+    await heal.getByRole('button', { name: 'Undo' }).click();
+    await settled(1);
+    await toast(page, MSG.healUndone);
+    expect((await contrast()).spot).toBeLessThan(-30);
+    expect(Math.abs((await contrast()).bar)).toBeLessThan(6);
+    await canvas.focus();
+    await page.keyboard.press('Control+z');
+    await settled(0);
+    expect((await contrast()).bar).toBeGreaterThan(30);
+    await expect(heal.getByRole('button', { name: 'Undo' }).isDisabled()).resolves.toBe(true);
+
+    // A stroke from the keyboard: S starts it under the crosshair, Enter ends it where the crosshair went.
+    await moveTo(cx, bar.y - 3);
+    await page.keyboard.press('s');
+    await moveTo(cx, bar.y + bar.h + 3);
+    await page.keyboard.press('Enter');
+    await settled(1);
+    expect((await stored())[0]).toMatchObject({ points: [expect.anything(), expect.anything()] });
+    expect(Math.abs((await contrast()).bar)).toBeLessThan(6);
+    const axe = await new AxeBuilder({ page }).include('[data-testid=heal]').analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
     await context.close();
   }, 300_000);
 });

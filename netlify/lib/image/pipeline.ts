@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { ChromaPlanes, Colorizer } from './colorizer';
 import { exemplarColorizer } from './exemplar';
+import type { HealMark } from './heal';
 import { propagateHints, type ColorHint } from './hints';
 import { inspectImage, openImage } from './inspect';
 import { labToRgbBuffer, rgbBufferToL, rgbBufferToLab } from './lab';
@@ -30,6 +31,10 @@ export type RestoreOpts = {
    * that one photo instead of the library or a configured model. Ignored for colour photos.
    */
   reference?: Buffer;
+  /** Damage the buyer marked by hand (heal brush), removed after the automatic pass; kept through re-renders. */
+  heal?: HealMark[];
+  /** Diagnostics (benchmark): receives the mask of the damage the restoration removed. */
+  onDamageMask?: (mask: Uint8Array, width: number, height: number) => void;
 };
 
 /** Removes the colour cast of a colour photo: shifts chroma so near-neutral pixels average to grey. */
@@ -90,7 +95,8 @@ export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Prom
   const L0 = rgbBufferToL(data, N, info.channels);
   lap('analyse');
 
-  const { L } = await restoreLuminance(L0, W, H, pipe.restore, timings);
+  const { L, report } = await restoreLuminance(L0, W, H, pipe.restore, timings, opts.heal);
+  opts.onDamageMask?.(report.mask, report.maskWidth, report.maskHeight);
   t = performance.now();
   const Llow = downsample(L, W, H, cs.width, cs.height);
   lap('downsample');

@@ -1,6 +1,9 @@
-import sharp from 'sharp';
+import { detectDamage, grow, pixelNoise } from './damage-detect';
+import { medianPlane } from './damage-features';
+import { healMarks, type HealMark } from './heal';
+import { addGrain, inpaintExemplar } from './inpaint';
 import { linearToSrgb, lToY, srgbToLinear, yToL } from './lab';
-import { boxMean, downsample, fitSize, guidedCoefficients, percentile, upsample } from './planes';
+import { bilinearRows, downsample, fitSize, guidedCoefficients, percentile, upsample } from './planes';
 
 // Luminance restoration. Every step works on CIELAB L* (0..100). The analysis (median, noise
 // estimate, guided-filter coefficients) runs at a working resolution; the result is applied to the
@@ -55,17 +58,11 @@ export function fadeCurve(loV: number, midV: number, hiV: number, amount: number
   };
 }
 
-export type RestoreReport = { defectPixels: number; noiseSigma: number; stretch: [number, number] };
-
-/** 5×5 median of a plane, run by libvips on an 8-bit copy (detection only needs 8 bits). */
-async function median5(src: Float32Array, w: number, h: number): Promise<Float32Array> {
-  const u8 = new Uint8Array(w * h);
-  for (let i = 0; i < u8.length; i++) u8[i] = Math.max(0, Math.min(255, Math.round(src[i] * 2.55)));
-  const out = await sharp(u8, { raw: { width: w, height: h, channels: 1 } }).median(5).toColourspace('b-w').raw().toBuffer(); // b-w: sharp would otherwise emit 3 channels
-  const med = new Float32Array(w * h);
-  for (let i = 0; i < med.length; i++) med[i] = out[i] / 2.55;
-  return med;
-}
+export type RestoreReport = {
+  defectPixels: number; noiseSigma: number; stretch: [number, number];
+  /** The damage mask (1 = removed) at `maskWidth` × `maskHeight`. */
+  mask: Uint8Array; maskWidth: number; maskHeight: number;
+};
 
 /** Robust noise sigma from the median residual (1.4826 · MAD). */
 function noiseSigma(resid: Float32Array): number {
@@ -74,119 +71,29 @@ function noiseSigma(resid: Float32Array): number {
   return 1.4826 * percentile(abs, 0.5, 0, 50, 4096);
 }
 
-/** Mean of `src` over the 2·half+1 pixels through (x, y) in direction (dx, dy), clamped at the borders. */
-function lineMeanAt(src: Float32Array, w: number, h: number, x: number, y: number, dx: number, dy: number, half: number): number {
-  let s = 0;
-  for (let k = -half; k <= half; k++) {
-    const xx = Math.min(w - 1, Math.max(0, x + k * dx)), yy = Math.min(h - 1, Math.max(0, y + k * dy));
-    s += src[yy * w + xx];
-  }
-  return s / (2 * half + 1);
-}
-
-const DIRECTIONS: [number, number][] = [[1, 0], [0, 1], [1, 1], [1, -1]];
-
 /**
- * Keeps the candidate components that look like damage: long thin lines (scratches) anywhere, and
- * small specks (dust) only where few other candidates are around. Crowds of specks are texture —
- * sunlit leaves, gravel, lettering — and stay as they are.
+ * Pixel budgets of the damage search. The detector's features cost a few microseconds a pixel, so a working
+ * plane up to DETECT_PIXELS is searched as it is, and a larger one (a 12 MP photo's 2 MP plane) at
+ * COARSE_PIXELS, where a scratch of a few pixels is still a line; the found mask is then refined on the
+ * working plane: only the pixels inside its upsampled band that stand out of the median by more than the
+ * grain are kept, with one pixel of rim.
  */
-export function keepDefectShapes(raw: Uint8Array, w: number, h: number): void {
-  const n = w * h;
-  const label = new Int32Array(n).fill(-1);
-  const comps: { pixels: number[]; minX: number; maxX: number; minY: number; maxY: number }[] = [];
-  const stack: number[] = [];
-  for (let s = 0; s < n; s++) {
-    if (!raw[s] || label[s] >= 0) continue;
-    const c = { pixels: [] as number[], minX: w, maxX: 0, minY: h, maxY: 0 };
-    label[s] = comps.length; stack.push(s);
-    while (stack.length) {
-      const p = stack.pop()!;
-      const x = p % w, y = (p - x) / w;
-      c.pixels.push(p);
-      if (x < c.minX) c.minX = x; if (x > c.maxX) c.maxX = x; if (y < c.minY) c.minY = y; if (y > c.maxY) c.maxY = y;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const xx = x + dx, yy = y + dy;
-        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-        const q = yy * w + xx;
-        if (raw[q] && label[q] < 0) { label[q] = comps.length; stack.push(q); }
-      }
-    }
-    comps.push(c);
-  }
-  // Exact candidate counts per 15×15 window from an integer summed-area table.
-  const R = 7, sat = new Int32Array((w + 1) * (h + 1));
-  for (let y = 0; y < h; y++) for (let x = 0, row = 0; x < w; x++) {
-    row += raw[y * w + x];
-    sat[(y + 1) * (w + 1) + x + 1] = sat[y * (w + 1) + x + 1] + row;
-  }
-  const around = (p: number) => {
-    const x = p % w, y = (p - x) / w;
-    const x0 = Math.max(0, x - R), x1 = Math.min(w, x + R + 1), y0 = Math.max(0, y - R), y1 = Math.min(h, y + R + 1);
-    return sat[y1 * (w + 1) + x1] - sat[y0 * (w + 1) + x1] - sat[y1 * (w + 1) + x0] + sat[y0 * (w + 1) + x0];
-  };
-  const LINE_MIN = Math.max(10, Math.round(Math.max(w, h) / 20));
-  for (const c of comps) {
-    const length = Math.max(c.maxX - c.minX, c.maxY - c.minY) + 1;
-    const thin = c.pixels.length <= 2.5 * length;
-    if (length >= LINE_MIN && thin) continue; // scratch
-    if (c.pixels.length >= 2 && c.pixels.length <= 30) {
-      // Speck: dust only if nothing else in its 15×15 neighbourhood looks like an outlier.
-      const p = c.pixels[(c.pixels.length / 2) | 0];
-      if (around(p) <= c.pixels.length) continue; // dust
-    }
-    for (const p of c.pixels) raw[p] = 0;
-  }
-}
+const DETECT_PIXELS = 1_100_000, COARSE_PIXELS = 400_000;
 
-/**
- * Dust and scratch mask. A defect is a *sparse* outlier against the 5×5 median: much stronger than
- * the grain and than the residuals around it (so fine texture — foliage, lettering, fabric, whose
- * residuals are dense — is left alone). Scratches are also found when faint, by direction: along a
- * scratch the residual keeps its sign, so its mean over a 9-pixel line in the scratch's direction
- * stays high, while grain and texture average out.
- */
-export function defectMask(Lw: Float32Array, med: Float32Array, w: number, h: number, sigma: number): Uint8Array {
-  const n = w * h;
-  const resid = new Float32Array(n), absR = new Float32Array(n), m2 = new Float32Array(n);
-  for (let i = 0; i < n; i++) { resid[i] = Lw[i] - med[i]; absR[i] = Math.abs(resid[i]); m2[i] = med[i] * med[i]; }
-  const mm = boxMean(med, w, h, 2), mm2 = boxMean(m2, w, h, 2);
-  const activity = boxMean(absR, w, h, 4); // mean |residual| around the pixel: high in texture
-  const raw = new Uint8Array(n);
-  const floor = Math.max(5, 3.5 * sigma);
-  const lineFloor = Math.max(2.5, 1.6 * sigma);
-  for (let i = 0; i < n; i++) {
-    const r = absR[i];
-    if (r < Math.max(2, 1.5 * sigma)) continue;
-    const spread = Math.sqrt(Math.max(0, mm2[i] - mm[i] * mm[i]));
-    const sparse = r > 3 * activity[i];
-    if (r > floor + 0.9 * spread && sparse) { raw[i] = 1; continue; }
-    // Faint scratch: residual coherent along one direction, same sign as the pixel's own.
-    const x = i % w, y = (i - x) / w;
-    for (const [dx, dy] of DIRECTIONS) {
-      const lm = lineMeanAt(resid, w, h, x, y, dx, dy, 4);
-      if (Math.sign(lm) === Math.sign(resid[i]) && Math.abs(lm) > lineFloor + 0.5 * spread && Math.abs(lm) > 2 * activity[i]) { raw[i] = 1; break; }
-    }
-  }
-  keepDefectShapes(raw, w, h);
-  // Grow by one pixel so the soft rim of a scratch goes too.
-  const mask = new Uint8Array(n);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    if (!raw[y * w + x]) continue;
-    for (let dy = -1; dy <= 1; dy++) {
-      const yy = y + dy;
-      if (yy < 0 || yy >= h) continue;
-      for (let dx = -1; dx <= 1; dx++) {
-        const xx = x + dx;
-        if (xx >= 0 && xx < w) mask[yy * w + xx] = 1;
-      }
-    }
-  }
+async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number): Promise<Uint8Array> {
+  if (w * h <= DETECT_PIXELS) return (await detectDamage(Lw, w, h)).mask;
+  const { width: dw, height: dh } = fitSize(w, h, Math.sqrt(COARSE_PIXELS * Math.max(w, h) / Math.min(w, h)));
+  const coarse = (await detectDamage(downsample(Lw, w, h, dw, dh), dw, dh)).core;
+  const cf = new Float32Array(dw * dh);
+  for (let i = 0; i < cf.length; i++) cf[i] = coarse[i];
+  const band = upsample(cf, dw, dh, w, h), mask = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) if (band[i] > 0.2 && Math.abs(Lw[i] - med[i]) > 1.5 * grain) mask[i] = 1;
+  grow(mask, w, h);
   return mask;
 }
 
 export async function restoreLuminance(
-  L: Float32Array, W: number, H: number, opts: RestoreOptions, timings: Record<string, number> = {},
+  L: Float32Array, W: number, H: number, opts: RestoreOptions, timings: Record<string, number> = {}, heal: HealMark[] = [],
 ): Promise<{ L: Float32Array; report: RestoreReport }> {
   const N = W * H;
   const { width: w, height: h } = W * H > opts.workPixels ? fitSize(W, H, Math.sqrt(opts.workPixels * Math.max(W, H) / Math.min(W, H))) : { width: W, height: H };
@@ -195,26 +102,54 @@ export async function restoreLuminance(
   const lap = (k: string) => { const now = performance.now(); timings[k] = (timings[k] ?? 0) + now - t; t = now; };
 
   const Lw = full ? L : downsample(L, W, H, w, h);
-  const out = full ? L.slice() : L.slice();
+  const out = L.slice();
 
-  // 1. Dust and scratches.
-  const med = await median5(Lw, w, h);
+  // 1. Dust, scratches and fibres (damage-detect.ts), found at the working resolution and rebuilt from the
+  //    texture around them (exemplar inpainting), with grain put back so no smooth stripe shows.
+  const med = await medianPlane(Lw, w, h, 5);
   const resid = new Float32Array(w * h);
   for (let i = 0; i < resid.length; i++) resid[i] = Lw[i] - med[i];
   const sigma = noiseSigma(resid);
-  const mask = defectMask(Lw, med, w, h, sigma);
+  const grain = pixelNoise(Lw, w, h);
+  const damage = await findDamage(Lw, med, w, h, grain);
+  lap('detect');
   let defectPixels = 0;
+  for (let i = 0; i < damage.length; i++) defectPixels += damage[i];
   const Lc = Lw === L ? Lw.slice() : Lw;
-  for (let i = 0; i < mask.length; i++) if (mask[i]) { Lc[i] = med[i]; defectPixels++; }
   if (full) {
-    for (let i = 0; i < N; i++) if (mask[i]) out[i] = med[i];
+    inpaintExemplar(Lc, w, h, damage);
+    addGrain(Lc, damage, grain);
+    for (let i = 0; i < N; i++) if (damage[i]) out[i] = Lc[i];
   } else if (defectPixels) {
-    const mf = new Float32Array(w * h);
-    for (let i = 0; i < mf.length; i++) mf[i] = mask[i];
-    const mu = upsample(mf, w, h, W, H), medU = upsample(med, w, h, W, H);
-    for (let i = 0; i < N; i++) if (mu[i] > 0.2) { const k = Math.min(1, mu[i] * 1.6); out[i] = out[i] * (1 - k) + medU[i] * k; }
+    // The working plane only guides the denoise below: the median is fill enough there.
+    for (let i = 0; i < damage.length; i++) if (damage[i]) Lc[i] = med[i];
+    // Back at full resolution, row by row (no full-size planes): within the upsampled band of the damage,
+    // the pixels that stand out from the upsampled median are filled and given grain at full resolution.
+    const grainFull = pixelNoise(L, W, H);
+    const df = new Float32Array(w * h);
+    for (let i = 0; i < df.length; i++) df[i] = damage[i];
+    const row = bilinearRows(w, h, W, H);
+    const du = new Float32Array(W), mm = new Float32Array(W);
+    const fine = new Uint8Array(N);
+    // Rows of the working plane with any damage, widened by one: full-resolution rows between others are skipped.
+    const busyRow = new Uint8Array(h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (damage[y * w + x]) { busyRow[Math.max(0, y - 1)] = busyRow[y] = busyRow[Math.min(h - 1, y + 1)] = 1; break; }
+    for (let Y = 0; Y < H; Y++) {
+      if (!busyRow[Math.min(h - 1, Math.floor(((Y + 0.5) * h) / H))]) continue;
+      row(df, Y, du); row(med, Y, mm);
+      const o = Y * W;
+      for (let X = 0; X < W; X++) if (du[X] > 0.2 && Math.abs(L[o + X] - mm[X]) > 1.5 * grainFull) fine[o + X] = 1;
+    }
+    // A large photo's damage is filled from nearer patches: its texture repeats at a smaller scale in pixels.
+    inpaintExemplar(out, W, H, fine, { window: 7 });
+    addGrain(out, fine, grainFull);
   }
   lap('defects');
+  if (heal.length) {
+    healMarks(out, W, H, heal, full ? grain : pixelNoise(L, W, H));
+    if (full) Lc.set(out);
+    lap('heal');
+  }
 
   // 2. Edge-preserving denoise: self-guided filter; eps set from the measured grain so only
   //    variations of grain size are flattened, edges (variance ≫ eps) pass through.
@@ -293,7 +228,7 @@ export async function restoreLuminance(
   }
   for (let i = 0; i < N; i++) out[i] = out[i] < 0 ? 0 : out[i] > 100 ? 100 : out[i];
   lap('sharpen');
-  return { L: out, report: { defectPixels, noiseSigma: sigma, stretch: [lo, hi] } };
+  return { L: out, report: { defectPixels, noiseSigma: sigma, stretch: [lo, hi], mask: damage, maskWidth: w, maskHeight: h } };
 }
 
 export type Tone = 'grey' | 'sepia' | 'colour';

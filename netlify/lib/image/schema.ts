@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MSG } from '../../../src/lib/messages';
 
 // Browser-safe: no sharp or Node imports here, the tool page's island imports this file too.
 
@@ -22,6 +23,29 @@ export type ColorHint = z.infer<typeof colorHintSchema>;
 
 export const MAX_HINTS = 32;
 export const colorHintsSchema = z.array(colorHintSchema).max(MAX_HINTS, { error: `Please use at most ${MAX_HINTS} colour hints` });
+
+export const MAX_HEAL_MARKS = 64;
+export const MAX_HEAL_POINTS = 64;
+/** Brush radius as a share of the picture's long side: default, smallest, largest. */
+export const HEAL_RADIUS = { default: 0.008, min: 0.002, max: 0.05 } as const;
+
+const coordinate = z.number({ error: MSG.healPoint }).min(0, { error: MSG.healPoint }).max(1, { error: MSG.healPoint });
+const radiusError = { error: MSG.healRadius(HEAL_RADIUS.min, HEAL_RADIUS.max) };
+/** A heal brush mark on damage the automatic pass left: one point is a click, several a stroke (a polyline). */
+export const healMarkSchema = z.object(
+  {
+    /** In 0..1 of the picture's width and height. */
+    points: z
+      .array(z.object({ x: coordinate, y: coordinate }, { error: MSG.healPoint }), { error: MSG.healMarksList })
+      .min(1, { error: MSG.healPointsMin })
+      .max(MAX_HEAL_POINTS, { error: MSG.healPointsMax(MAX_HEAL_POINTS) }),
+    /** Brush radius as a share of the long side; HEAL_RADIUS.default when absent. */
+    radius: z.number(radiusError).min(HEAL_RADIUS.min, radiusError).max(HEAL_RADIUS.max, radiusError).optional(),
+  },
+  { error: MSG.healMarksList },
+);
+export const healMarksSchema = z.array(healMarkSchema, { error: MSG.healMarksList }).max(MAX_HEAL_MARKS, { error: MSG.healMarksMax(MAX_HEAL_MARKS) });
+export type HealMark = z.infer<typeof healMarkSchema>;
 
 /** Options of one restore/colorize request (the file itself is validated by inspectImage). */
 export const restoreRequestSchema = z.object({

@@ -7,6 +7,7 @@ import {
   ColorizerError,
   ImageInputError,
   colorHintsSchema,
+  healMarksSchema,
   imageModelSchema,
   inspectImage,
   makePreview,
@@ -14,6 +15,7 @@ import {
   promptSchema,
   restoreAndColorize,
   type ColorHint,
+  type HealMark,
   type ImageModel,
 } from '../image';
 import { photoTone } from '../image/pipeline';
@@ -45,6 +47,8 @@ export interface ImageAnswer {
   width: number | null;
   height: number | null;
   hints: ColorHint[];
+  /** The buyer's heal brush marks, applied after the automatic damage removal. */
+  healMarks: HealMark[];
   /** What the original was: a colour reference photo is offered for 'grey' and 'sepia' only. */
   tone: Tone | null;
   /** Whether the result takes its colours from the buyer's reference photo. */
@@ -69,6 +73,7 @@ export async function answerFor(t: Transformation): Promise<ImageAnswer> {
     width: Number((t.hints as { width?: unknown }).width) || null,
     height: Number((t.hints as { height?: unknown }).height) || null,
     hints: hintsOf(t),
+    healMarks: healMarksOf(t),
     tone: toneOf(t),
     reference: !!referencePathOf(t),
     error: null,
@@ -87,6 +92,11 @@ function referencePathOf(t: Transformation): string | null {
 
 export function hintsOf(t: Transformation): ColorHint[] {
   const parsed = colorHintsSchema.safeParse((t.hints as { colorHints?: unknown }).colorHints ?? []);
+  return parsed.success ? parsed.data : [];
+}
+
+export function healMarksOf(t: Transformation): HealMark[] {
+  const parsed = healMarksSchema.safeParse((t.hints as { healMarks?: unknown }).healMarks ?? []);
   return parsed.success ? parsed.data : [];
 }
 
@@ -134,6 +144,7 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
         width: result.width,
         height: result.height,
         colorHints: [],
+        healMarks: [],
         originalViewPath: paths.originalView(t.id),
       },
     });
@@ -148,15 +159,24 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
 
 /**
  * Re-renders a finished image with colour hints from its stored original, replaces the clean result and
- * the preview, and stores the hints. Refused once the item is purchased: the buyer's file is final.
+ * the preview, and stores the hints (keeping its heal marks and reference). Refused once the item is
+ * purchased: the buyer's file is final.
  */
 export function applyHints(id: string, hints: ColorHint[]): Promise<ImageAnswer> {
   return rerender(id, { hints });
 }
 
 /**
+ * Re-renders a finished image with the buyer's heal marks (the full set: they replace the stored ones, so an
+ * undo sends the list without its last mark and an empty list clears), keeping its hints and reference.
+ */
+export function applyHeal(id: string, marks: HealMark[]): Promise<ImageAnswer> {
+  return rerender(id, { heal: marks });
+}
+
+/**
  * Colours a grey or sepia result from the buyer's own colour photo (null: back to automatic colours),
- * keeping its colour hints. The reference is validated like an upload and must itself be in colour.
+ * keeping its colour hints and heal marks. The reference is validated like an upload and must itself be in colour.
  */
 export async function applyReference(id: string, bytes: Buffer | null): Promise<ImageAnswer> {
   if (!bytes) return rerender(id, { reference: null });
@@ -170,7 +190,7 @@ export async function applyReference(id: string, bytes: Buffer | null): Promise<
   return rerender(id, { reference: { bytes, format } });
 }
 
-type Rerender = { hints?: ColorHint[]; reference?: { bytes: Buffer; format: 'jpeg' | 'png' | 'tiff' } | null };
+type Rerender = { hints?: ColorHint[]; heal?: HealMark[]; reference?: { bytes: Buffer; format: 'jpeg' | 'png' | 'tiff' } | null };
 
 async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const t = await getTransformation(id);
@@ -182,13 +202,14 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const original = await storage.get(t.originalPath);
   if (!original) throw new HttpError(404, 'The original image is missing. Please upload it again.');
   const hints = change.hints ?? hintsOf(t);
+  const heal = change.heal ?? healMarksOf(t);
   const stored = referencePathOf(t);
   const referencePath = change.reference === null ? null : change.reference ? paths.reference(id, extensionFor(change.reference.format)) : stored;
   // A stored reference that has gone missing falls back to automatic colours rather than failing.
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let result;
   try {
-    result = await restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, reference });
+    result = await restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, heal, reference });
   } catch (error) {
     throw toHttpError(error);
   }
@@ -198,7 +219,7 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const rows = await query<{ id: string }>(
     `update media_transformations set hints = hints || $2::jsonb
       where id = $1 and status = 'completed' and not purchased returning id`,
-    [id, JSON.stringify({ colorHints: hints, tone: result.tone, method: result.method, width: result.width, height: result.height, referencePath: reference ? referencePath : null })],
+    [id, JSON.stringify({ colorHints: hints, healMarks: heal, tone: result.tone, method: result.method, width: result.width, height: result.height, referencePath: reference ? referencePath : null })],
   );
   if (rows.length === 0) {
     if (change.reference && referencePath !== stored) await storage.remove([referencePath!]).catch(() => {});

@@ -1,4 +1,4 @@
-export { processImage, applyHints, applyReference, processImageOptionsSchema, hintsOf, answerFor as imageAnswer } from './image';
+export { processImage, applyHints, applyHeal, applyReference, processImageOptionsSchema, hintsOf, answerFor as imageAnswer } from './image';
 export {
   parseVideoBody,
   queueVideo,

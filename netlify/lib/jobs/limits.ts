@@ -10,6 +10,8 @@ export const TOOL_LIMITS = {
   image: { limit: 40, windowSeconds: 600 },
   /** Re-renders of a finished image: colour hints and colour reference photos. */
   hints: { limit: 60, windowSeconds: 600 },
+  /** Heal brush re-renders: one per mark, undo or clear, so more of them than hints. */
+  heal: { limit: 120, windowSeconds: 600 },
   video: { limit: 12, windowSeconds: 600 },
 } as const;
 

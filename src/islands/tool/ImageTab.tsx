@@ -5,6 +5,7 @@ import BeforeAfterSlider from '../BeforeAfterSlider';
 import UploadCard from './UploadCard';
 import ResultPanel from './ResultPanel';
 import HintPicker from './HintPicker';
+import HealBrush from './HealBrush';
 import ReferencePicker from './ReferencePicker';
 import { toast } from '../../lib/toast';
 import { MSG } from '../../lib/messages';
@@ -13,7 +14,7 @@ import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { IMAGE_MODELS, promptSchema } from '../../../netlify/lib/image/schema';
 import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
-import { ApiError, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
+import { ApiError, applyHeal, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
 
 /** The Restore & Colorize tab (spec 000 §2.10, §4.3, §5). */
@@ -93,18 +94,21 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
     }
   };
 
-  // Colour hints and the colour reference photo both re-render the finished result on the server.
-  const rerender = async (run: (id: string) => Promise<ImageResult>, done: string) => {
-    if (!result) return;
+  // Colour hints, heal marks and the colour reference photo all re-render the finished result on the server;
+  // on failure the result shown stays (false).
+  const rerender = async (run: (id: string) => Promise<ImageResult>, done: string): Promise<boolean> => {
+    if (!result) return false;
     setApplying(true);
     try {
       setResult(await run(result.transformationId));
       toast.success(done);
       announce(done);
+      return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : MSG.imageError();
       toast.error(message);
       announce(message);
+      return false;
     } finally {
       setApplying(false);
     }
@@ -251,6 +255,16 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
             <p className="text-xs text-muted">
               {bought ? MSG.purchasedImageNote : 'The preview and its download carry a watermark; after purchase you download the full-resolution file without it.'}
             </p>
+            {!bought && (
+              <HealBrush
+                imageUrl={result.processedUrl}
+                width={result.width ?? undefined}
+                height={result.height ?? undefined}
+                marks={result.healMarks}
+                onCommit={(next, done) => rerender((id) => applyHeal(id, next), done)}
+                busy={applying}
+              />
+            )}
             {!bought && (
               <HintPicker imageUrl={result.processedUrl} width={result.width ?? undefined} height={result.height ?? undefined} hints={hints} onChange={setHints} onApply={apply} busy={applying} />
             )}

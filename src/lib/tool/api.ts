@@ -8,8 +8,8 @@ import { $purchases, type Purchases } from '../cart-state';
  * straight to storage through a signed upload first. Every call returns the server's message on failure.
  */
 // Types only (erased from the bundle): the answer shapes are defined once, next to the server code.
-import type { ColorHint } from '../../../netlify/lib/image/schema';
-export type { ColorHint };
+import type { ColorHint, HealMark } from '../../../netlify/lib/image/schema';
+export type { ColorHint, HealMark };
 export type ImageResult = Omit<import('../../../netlify/lib/jobs/image').ImageAnswer, 'error'>;
 
 export interface VideoResult {
@@ -33,6 +33,7 @@ export interface TransformationStatus {
   width?: number | null;
   height?: number | null;
   hints?: ColorHint[];
+  healMarks?: HealMark[];
   tone?: ImageResult['tone'];
   reference?: boolean;
 }
@@ -112,6 +113,11 @@ export function applyHints(transformationId: string, hints: ColorHint[]): Promis
   return jsonRequest<ImageResult>('POST', `/api/transformations/${encodeURIComponent(transformationId)}/hints`, { hints }, MSG.imageError());
 }
 
+/** Re-renders with the full list of heal marks (they replace the stored ones; an empty list clears). */
+export function applyHeal(transformationId: string, marks: HealMark[]): Promise<ImageResult> {
+  return jsonRequest<ImageResult>('POST', `/api/transformations/${encodeURIComponent(transformationId)}/heal`, { marks }, MSG.imageError());
+}
+
 /** Long side of the copy of a reference photo that is sent: only its colours' layout is used (at 320 px). */
 const REFERENCE_UPLOAD_SIDE = 1024;
 
@@ -188,8 +194,8 @@ async function findTransformation(id: string): Promise<TransformationStatus | nu
 export async function loadImageResult(id: string): Promise<ImageResult | null> {
   const s = await findTransformation(id);
   if (s?.kind !== 'image' || s.status !== 'completed' || !s.processedUrl || !s.originalUrl) return null;
-  const { originalUrl, processedUrl, width = null, height = null, hints = [], tone = null, reference = false } = s;
-  return { success: true, transformationId: id, originalUrl, processedUrl, width, height, hints, tone, reference };
+  const { originalUrl, processedUrl, width = null, height = null, hints = [], healMarks = [], tone = null, reference = false } = s;
+  return { success: true, transformationId: id, originalUrl, processedUrl, width, height, hints, healMarks, tone, reference };
 }
 
 /** A saved video result with a fresh signed URL; null when gone or unfinished. */

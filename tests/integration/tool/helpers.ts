@@ -53,3 +53,41 @@ export async function colourScene(width = 320, height = 240): Promise<Buffer> {
   }
   return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
 }
+
+/**
+ * A grey photo with damage the automatic pass leaves (too wide for a scratch or a speck), for the heal brush:
+ * a smooth gradient with grain, a bright 6-px bar and a dark 7-px spot.
+ */
+export const DAMAGED = { width: 480, height: 360, bar: { x: 240, y: 100, w: 6, h: 80 }, spot: { x: 120, y: 240, d: 7 } } as const;
+
+export function damagedPhoto(): Promise<Buffer> {
+  const { width: W, height: H, bar, spot } = DAMAGED;
+  const raw = Buffer.alloc(W * H);
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 4294967296);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      let v = 90 + (x / W) * 80 + (y / H) * 30 + (rnd() + rnd() + rnd() - 1.5) * 4;
+      if (x >= bar.x && x < bar.x + bar.w && y >= bar.y && y < bar.y + bar.h) v += 55;
+      if ((x - spot.x) ** 2 + (y - spot.y) ** 2 <= (spot.d / 2) ** 2) v -= 60;
+      raw[y * W + x] = Math.max(0, Math.min(255, Math.round(v)));
+    }
+  }
+  return sharp(raw, { raw: { width: W, height: H, channels: 1 } }).png().toBuffer();
+}
+
+/**
+ * How much DAMAGED's bar and spot stand out from the ground beside them (grey levels; 0 = healed), read from
+ * one grey channel of a picture of DAMAGED's size.
+ */
+export function damageContrast(grey: Uint8Array | Buffer): { bar: number; spot: number } {
+  const { width: W, bar, spot } = DAMAGED;
+  let sum = 0, rows = 0;
+  for (let y = bar.y + 5; y < bar.y + bar.h - 5; y++, rows++) {
+    let line = 0;
+    for (let x = bar.x; x < bar.x + bar.w; x++) line += grey[y * W + x]!;
+    sum += line / bar.w - (grey[y * W + bar.x - 6]! + grey[y * W + bar.x + bar.w + 5]!) / 2;
+  }
+  const at = (dx: number) => grey[spot.y * W + spot.x + dx]!;
+  return { bar: sum / rows, spot: at(0) - (at(-8) + at(8)) / 2 };
+}

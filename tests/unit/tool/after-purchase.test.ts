@@ -82,14 +82,15 @@ describe('saved tool results', () => {
 
   const answer = (body: object, status = 200) => vi.fn(async () => Response.json(body, { status }));
 
-  it('loads a saved image again from the status answer, with fresh URLs, its hints, tone and colour reference', async () => {
+  it('loads a saved image again from the status answer, with fresh URLs, its hints, heal marks, tone and colour reference', async () => {
     const hints = [{ x: 0.5, y: 0.5, color: '#ff0000' }];
+    const healMarks = [{ points: [{ x: 0.2, y: 0.3 }, { x: 0.25, y: 0.4 }], radius: 0.016 }];
     vi.stubGlobal('fetch', answer({
       success: true, transformationId: ID, kind: 'image', status: 'completed', progress: 1, purchased: true,
-      videoUrl: null, originalImageUrl: '/o.png', processedUrl: '/p.jpg?t=1', originalUrl: '/o.jpg?t=1', width: 640, height: 480, hints, tone: 'sepia', reference: true, error: null,
+      videoUrl: null, originalImageUrl: '/o.png', processedUrl: '/p.jpg?t=1', originalUrl: '/o.jpg?t=1', width: 640, height: 480, hints, healMarks, tone: 'sepia', reference: true, error: null,
     }));
     await expect(loadImageResult(ID)).resolves.toEqual({
-      success: true, transformationId: ID, originalUrl: '/o.jpg?t=1', processedUrl: '/p.jpg?t=1', width: 640, height: 480, hints, tone: 'sepia', reference: true,
+      success: true, transformationId: ID, originalUrl: '/o.jpg?t=1', processedUrl: '/p.jpg?t=1', width: 640, height: 480, hints, healMarks, tone: 'sepia', reference: true,
     });
     expect(fetch).toHaveBeenCalledWith(`/api/transformations/${ID}`, { cache: 'no-store' });
   });

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { detectDamage } from '../../../netlify/lib/image/damage-detect';
+import { healMarks, healMarksSchema } from '../../../netlify/lib/image/heal';
+import { restoreLuminance } from '../../../netlify/lib/image/restore';
+
+// Generated pictures only: a seeded grain so every run sees the same photo.
+function grainy(w: number, h: number, base: (x: number, y: number) => number, sigma = 1.2, seed = 7): Float32Array {
+  let a = seed;
+  const rnd = () => { a = (a * 1664525 + 1013904223) >>> 0; return a / 4294967296; };
+  const L = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) L[y * w + x] = base(x, y) + sigma * (rnd() + rnd() + rnd() - 1.5) * 2;
+  return L;
+}
+const ONLY_DAMAGE = { workPixels: 1e6, denoise: 0, localContrast: 0, sharpen: 0, fade: 0, vignette: 0 };
+const mean = (L: Float32Array, w: number, pts: [number, number][]) => pts.reduce((s, [x, y]) => s + L[y * w + x], 0) / pts.length;
+
+describe('damage removal keeps the photo’s own fine structure', () => {
+  it('removes painted scratches and specks from a picture with a fine regular grid, and the grid keeps ≥ 90 % of its contrast', async () => {
+    const w = 320, h = 240;
+    // The photo: a grid of 1-px dark lines every 6 px on the left half (a fence, a window screen), plain on the right.
+    const photo = (x: number, y: number) => 60 - (x < 150 && (x % 6 === 0 || y % 6 === 0) ? 18 : 0);
+    const L = grainy(w, h, photo);
+    // Damage: a long light film scratch over both halves, a curved print scratch and dark dust on the plain half.
+    const scratch: [number, number][] = [], arc: [number, number][] = [], specks: [number, number][] = [];
+    for (let y = 0; y < h; y++) { const x = 200 + Math.round(4 * Math.sin(y / 40)); L[y * w + x] = 92; scratch.push([x, y]); }
+    for (let t = 0; t < 90; t++) { const x = 215 + t, y = Math.round(40 + 60 * Math.sin(t / 90)); L[y * w + x] = 88; arc.push([x, y]); }
+    for (const [x, y] of [[180, 200], [250, 180], [290, 60]]) for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) { L[(y + dy) * w + x + dx] = 20; specks.push([x + dx, y + dy]); }
+    const gridContrast = (P: Float32Array) => {
+      let on = 0, off = 0, n = 0;
+      for (let y = 20; y < 220; y += 6) for (let x = 12; x < 138; x += 6) { on += P[(y + 3) * w + x]; off += P[(y + 3) * w + x + 3]; n++; }
+      return (off - on) / n;
+    };
+    const before = gridContrast(L);
+    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    expect(mean(out, w, scratch.filter(([, y]) => y > 2 && y < h - 3))).toBeLessThan(64);
+    expect(mean(out, w, arc)).toBeLessThan(64);
+    expect(mean(out, w, specks)).toBeGreaterThan(52);
+    expect(gridContrast(out) / before).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('removes a faint stretch of a scratch between two strong ones: a scratch is followed as one path', async () => {
+    const w = 240, h = 240;
+    const L = grainy(w, h, () => 50);
+    const faint: [number, number][] = [];
+    for (let y = 0; y < h; y++) {
+      const x = 120 + Math.round((y - 120) / 30); // slightly slanted
+      const strong = y < 90 || y >= 150;
+      L[y * w + x] += strong ? 30 : 3; // 3 L*: about the grain's own strength in the middle stretch
+      if (!strong && y > 95 && y < 145) faint.push([x, y]);
+    }
+    const found = (await detectDamage(L, w, h)).mask;
+    expect(faint.every(([x, y]) => found[y * w + x])).toBe(true);
+    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    const beside = faint.map(([x, y]) => [x + 4, y] as [number, number]);
+    expect(Math.abs(mean(out, w, faint) - mean(out, w, beside))).toBeLessThan(1.2);
+  });
+
+  it('keeps a crowded texture of bright dots on a grainy picture and removes the isolated speck beside it', async () => {
+    const w = 240, h = 160;
+    const L = grainy(w, h, () => 50);
+    for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) L[y * w + x] = 80; // sunlit leaves: detail
+    for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) L[(130 + dy) * w + 40 + dx] = 85; // a dust speck
+    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    expect(out[130 * w + 40]).toBeLessThan(56);
+    let kept = 0, dots = 0;
+    for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) { dots++; if (out[y * w + x] > 75) kept++; }
+    expect(kept / dots).toBeGreaterThan(0.95);
+  });
+
+  it('leaves a plain grainy picture alone', async () => {
+    const w = 200, h = 150;
+    const found = (await detectDamage(grainy(w, h, (x) => 30 + x / 5), w, h)).mask;
+    expect(found.reduce((s, v) => s + v, 0) / (w * h)).toBeLessThan(0.002);
+  });
+});
+
+describe('heal marks (the engine entry point of the heal brush)', () => {
+  const w = 200, h = 160;
+  /** Mean of the scratch column minus its neighbours 4 px away, along the scratch. */
+  const scratchDepth = (P: Float32Array) => {
+    let d = 0;
+    for (let y = 42; y < 68; y++) d += P[y * w + 60] - (P[y * w + 56] + P[y * w + 64]) / 2;
+    return d / 26;
+  };
+  const picture = () => {
+    // A faint dark scratch the automatic pass may leave (short, over a soft gradient), a speck, and a real edge.
+    const L = grainy(w, h, (x) => (x < 150 ? 40 + x / 10 : 75));
+    for (let y = 40; y < 70; y++) L[y * w + 60] -= 12;
+    L[120 * w + 100] = L[120 * w + 101] = L[121 * w + 100] = L[121 * w + 101] = 85;
+    return L;
+  };
+
+  it('removes a scratch under a stroke and a speck under a click, and changes nothing outside the marks', () => {
+    const L = picture(), before = L.slice();
+    const changed = healMarks(L, w, h, [
+      { points: [{ x: 60 / 199, y: 38 / 159 }, { x: 60 / 199, y: 72 / 159 }], radius: 0.02 },
+      { points: [{ x: 100.5 / 199, y: 120.5 / 159 }] },
+    ], 1.2);
+    expect(changed).toBeGreaterThan(30);
+    expect(Math.abs(scratchDepth(L))).toBeLessThan(1.5); // was −12
+    expect(L[120 * w + 100]).toBeLessThan(60);
+    // Outside the brush, and the real edge at x = 150, untouched.
+    let outside = 0;
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const near = (Math.abs(x - 60) <= 5 && y >= 33 && y <= 77) || (Math.abs(x - 100) <= 3 && Math.abs(y - 120) <= 3);
+      if (!near && L[y * w + x] !== before[y * w + x]) outside++;
+    }
+    expect(outside).toBe(0);
+  });
+
+  it('a mark on clean ground changes nothing', () => {
+    const L = grainy(w, h, () => 50), before = L.slice();
+    expect(healMarks(L, w, h, [{ points: [{ x: 0.3, y: 0.3 }, { x: 0.4, y: 0.35 }] }], 1.2)).toBe(0);
+    expect(L).toEqual(before);
+  });
+
+  it('the pipeline option applies the marks after the automatic pass', async () => {
+    const L = picture();
+    const heal = [{ points: [{ x: 60 / 199, y: 38 / 159 }, { x: 60 / 199, y: 72 / 159 }], radius: 0.02 }];
+    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE, {}, heal);
+    expect(Math.abs(scratchDepth(out))).toBeLessThan(1.5);
+  });
+
+  it('the marks schema refuses out-of-range points, too many marks and wrong types', () => {
+    expect(healMarksSchema.safeParse([{ points: [{ x: 0.5, y: 0.5 }], radius: 0.01 }]).success).toBe(true);
+    expect(healMarksSchema.safeParse([{ points: [{ x: 1.5, y: 0.5 }] }]).success).toBe(false);
+    expect(healMarksSchema.safeParse([{ points: [] }]).success).toBe(false);
+    expect(healMarksSchema.safeParse([{ points: [{ x: '0.5', y: 0.5 }] }]).success).toBe(false);
+    expect(healMarksSchema.safeParse(Array.from({ length: 65 }, () => ({ points: [{ x: 0, y: 0 }] }))).success).toBe(false);
+  });
+});
