@@ -56,9 +56,9 @@ export async function colourScene(width = 320, height = 240): Promise<Buffer> {
 
 /**
  * A grey photo with damage the automatic pass leaves (too wide for a scratch or a speck), for the heal brush:
- * a smooth gradient with grain, a bright 6-px bar and a dark 7-px spot.
+ * a smooth gradient with grain, a bright 6-px bar and a dark 9-px spot (a 7-px one is taken as dust by the automatic pass).
  */
-export const DAMAGED = { width: 480, height: 360, bar: { x: 240, y: 100, w: 6, h: 80 }, spot: { x: 120, y: 240, d: 7 } } as const;
+export const DAMAGED = { width: 480, height: 360, bar: { x: 240, y: 100, w: 6, h: 80 }, spot: { x: 120, y: 240, d: 9 } } as const;
 
 export function damagedPhoto(): Promise<Buffer> {
   const { width: W, height: H, bar, spot } = DAMAGED;
