@@ -5,6 +5,10 @@ import { objectProbabilities, pixelProbabilities } from './damage-model';
 /** Decision thresholds of the detector (object probability to keep a component; path following). */
 export const DETECT = {
   object: 0.4,
+  /** Specks (components of at most `speckSize` pixels) are kept from a lower probability: a missed speck shows
+   * as much as a missed scratch, while filling a few wrong pixels costs little. */
+  speck: 0.15,
+  speckSize: 6,
   /** A kept component this long and this straight is a scratch: followed beyond its ends. */
   pathLength: 12,
   pathStraightness: 0.9,
@@ -40,9 +44,10 @@ export async function detectDamage(L: Float32Array, w: number, h: number): Promi
   const q = objectProbabilities(objects.values);
   const core = new Uint8Array(w * h);
   let scratches = 0, specks = 0;
-  const crowd = crowdCounts(objects, q, w, h);
+  const likely = objects.pixels.map((members, k) => q[k]! > (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
+  const crowd = crowdCounts(objects, likely, w, h);
   objects.pixels.forEach((members, k) => {
-    if (q[k]! <= DETECT.object) return;
+    if (!likely[k]) return;
     // Small things in a crowd of their like are texture (sunlit leaves, gravel, a screen), not dust.
     if (members.length <= DETECT.crowdSize && crowd[k]! > DETECT.crowd) return;
     for (const i of members) core[i] = 1;
@@ -58,21 +63,21 @@ export async function detectDamage(L: Float32Array, w: number, h: number): Promi
 }
 
 /** For each component, how many other likely-damage components have their centre within DETECT.crowdRadius of its own. */
-function crowdCounts(objects: DamageObjects, q: Float32Array, w: number, h: number): Int32Array {
+function crowdCounts(objects: DamageObjects, likely: boolean[], w: number, h: number): Int32Array {
   const centre = new Int32Array(objects.pixels.length), S = new Int32Array((w + 1) * (h + 1));
   objects.pixels.forEach((members, k) => {
     let sx = 0, sy = 0;
     for (const i of members) { sx += i % w; sy += Math.floor(i / w); }
     const x = Math.round(sx / members.length), y = Math.round(sy / members.length);
     centre[k] = y * w + x;
-    if (q[k]! > DETECT.object) S[(y + 1) * (w + 1) + x + 1]!++;
+    if (likely[k]) S[(y + 1) * (w + 1) + x + 1]!++;
   });
   for (let y = 1; y <= h; y++) for (let x = 1; x <= w; x++) S[y * (w + 1) + x]! += S[(y - 1) * (w + 1) + x]! + S[y * (w + 1) + x - 1]! - S[(y - 1) * (w + 1) + x - 1]!;
   const r = DETECT.crowdRadius;
   return centre.map((c, k) => {
     const x = c % w, y = (c - x) / w;
     const x0 = Math.max(0, x - r), y0 = Math.max(0, y - r), x1 = Math.min(w - 1, x + r), y1 = Math.min(h - 1, y + r);
-    return S[(y1 + 1) * (w + 1) + x1 + 1]! - S[y0 * (w + 1) + x1 + 1]! - S[(y1 + 1) * (w + 1) + x0]! + S[y0 * (w + 1) + x0]! - (q[k]! > DETECT.object ? 1 : 0);
+    return S[(y1 + 1) * (w + 1) + x1 + 1]! - S[y0 * (w + 1) + x1 + 1]! - S[(y1 + 1) * (w + 1) + x0]! + S[y0 * (w + 1) + x0]! - (likely[k] ? 1 : 0);
   });
 }
 
