@@ -2,7 +2,7 @@ import { atom } from 'nanostores';
 import { ITEM_NAMES, ITEM_PRICES, findImagePackage } from './catalog';
 import { MSG } from './messages';
 import { previewUrl } from './tool/constants';
-import { $cartItems, $purchases, isDownloadLink, type CartItem } from './cart-state';
+import { $cartItems, $purchases, checkoutKeyFor, isDownloadLink, type CartItem } from './cart-state';
 
 export { $cartItems, $cartCount, $cartTotal, $purchases, CART_STORAGE_KEY, PURCHASES_STORAGE_KEY, type CartItem } from './cart-state';
 
@@ -122,7 +122,8 @@ function isCheckoutResponse(data: unknown): data is CheckoutResponse {
 
 /**
  * Pays for the cart with the demonstration checkout. The server prices every item; the browser sends
- * only ids and a fresh idempotency key per attempt, so a double click or a retried request can never
+ * only ids and the cart's idempotency key (kept with the cart while its contents stay the same), so a double
+ * click or a retry after a lost answer returns the first payment's order and can never
  * create a second payment.
  */
 export async function checkout(fetchImpl: typeof fetch = fetch): Promise<CheckoutSuccess | ActionResult> {
@@ -132,7 +133,7 @@ export async function checkout(fetchImpl: typeof fetch = fetch): Promise<Checkou
   $cartProcessing.set(true);
   try {
     const body = {
-      idempotencyKey: crypto.randomUUID(),
+      idempotencyKey: checkoutKeyFor(items),
       items: items.map((item) =>
         item.packageId ? { packageId: item.packageId } : { transformationId: item.transformationId ?? '' },
       ),

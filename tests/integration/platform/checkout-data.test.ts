@@ -221,7 +221,7 @@ for (const backend of backends) {
       await query(`alter table media_transformations disable trigger media_transformations_updated_at`);
       await query(`update media_transformations set updated_at = now() - interval '1 hour' where id = $1`, [stale.id]);
       await query(`alter table media_transformations enable trigger media_transformations_updated_at`);
-      expect(await failStaleJobs(600)).toBeGreaterThanOrEqual(1);
+      expect(await failStaleJobs({ image: 600, video: 600 })).toBeGreaterThanOrEqual(1);
       expect((await getTransformation(stale.id))!.status).toBe('failed');
       expect((await getTransformation(live.id))!.status).toBe('queued');
     });

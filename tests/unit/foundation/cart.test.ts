@@ -67,7 +67,7 @@ describe('checkout action', () => {
     expect(fetchImpl).not.toHaveBeenCalled();
   });
 
-  it('sends ids and a fresh idempotency key, never prices; empties the cart 1000 ms after success', async () => {
+  it('sends ids and the cart’s idempotency key, never prices; empties the cart 1000 ms after success', async () => {
     vi.useFakeTimers();
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
     addPackageToCart('basic-restoration');
@@ -88,6 +88,23 @@ describe('checkout action', () => {
     vi.advanceTimersByTime(1);
     expect($cartCount.get()).toBe(0);
     vi.useRealTimers();
+  });
+
+  it('a retry after a lost answer sends the same key; a changed cart gets a new one', async () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    const keys: string[] = [];
+    const lost = vi.fn(async (_url: string, init: RequestInit) => {
+      keys.push((JSON.parse(String(init.body)) as { idempotencyKey: string }).idempotencyKey);
+      throw new TypeError('network error');
+    });
+    await checkout(lost as unknown as typeof fetch).catch(() => {});
+    await checkout(lost as unknown as typeof fetch).catch(() => {});
+    addToCart({ type: 'image', imageUrl: '/b.jpg', transformationId: 't2' });
+    await checkout(lost as unknown as typeof fetch).catch(() => {});
+    expect(keys).toHaveLength(3);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('a double click sends one payment', async () => {
