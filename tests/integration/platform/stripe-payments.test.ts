@@ -171,7 +171,7 @@ describe('PAYMENTS=stripe', () => {
     const client = stripeClient((readPaymentsConfig() as { stripe: Parameters<typeof stripeClient>[0] }).stripe);
     const lineItems = [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 199, product_data: { name: 'Restored & Colorized Image' } } }];
     const before = await state();
-    for (const metadata of [{ payment_id: randomUUID() }, { payment_id: 'not-a-uuid' }, {}]) {
+    for (const metadata of [{ payment_id: randomUUID() }, { payment_id: 'not-a-uuid' }, {}] as Record<string, string>[]) {
       const session = await client.checkout.sessions.create({ mode: 'payment', line_items: lineItems, metadata, success_url: `${BASE}/checkout/success` });
       const res = await send(stripe.event('checkout.session.completed', stripe.pay(session.id)));
       expect(res.status).toBe(404);

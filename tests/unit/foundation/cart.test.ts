@@ -116,3 +116,25 @@ describe('checkout action', () => {
   });
 });
 
+
+describe('checkout action with real payments', () => {
+  it('sends the browser to the payment page and keeps the cart until the payment is confirmed', async () => {
+    vi.useFakeTimers();
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    const fetchImpl = vi.fn(async () =>
+      Response.json({ success: true, paymentId: 'p1', amount: 1.99, orderToken: 'tok', downloads: [], checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
+    );
+    const result = await checkout(fetchImpl as unknown as typeof fetch);
+    expect(result).toMatchObject({ ok: true, message: MSG.checkoutRedirecting, redirectUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' });
+    vi.advanceTimersByTime(5000);
+    expect($cartCount.get()).toBe(1);
+    vi.useRealTimers();
+  });
+
+  it('refuses a payment page that is not a web address', async () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    const fetchImpl = vi.fn(async () => Response.json({ success: true, paymentId: 'p1', amount: 1.99, orderToken: 'tok', checkoutUrl: 'javascript:alert(1)' }));
+    await expect(checkout(fetchImpl as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: MSG.checkoutFailed() });
+    expect($cartCount.get()).toBe(1);
+  });
+});
