@@ -53,6 +53,8 @@ export class FakeStripe {
   base = '';
   /** Where POST /pay/{id} sends the signed event; set once the site is up. */
   webhookUrl = '';
+  /** > 0: the hosted page redirects first and the event follows this much later, as Stripe's often does. */
+  deliveryDelayMs = 0;
   readonly sessions = new Map<string, FakeSession>();
   readonly lineItems = new Map<string, LineItem[]>();
   /** Every create request's parsed params and Idempotency-Key. */
@@ -259,8 +261,12 @@ export class FakeStripe {
     if (req.method === 'POST') {
       if (session.status !== 'open') return html(400, `<h1>This checkout is ${session.status}</h1>`);
       this.pay(id);
-      const delivery = await this.deliver(this.event('checkout.session.completed', session));
-      if (delivery.status >= 300) console.error(`[fake-stripe] webhook answered ${delivery.status}: ${delivery.body}`);
+      const send = async () => {
+        const delivery = await this.deliver(this.event('checkout.session.completed', session));
+        if (delivery.status >= 300) console.error(`[fake-stripe] webhook answered ${delivery.status}: ${delivery.body}`);
+      };
+      if (this.deliveryDelayMs > 0) setTimeout(() => void send().catch((e) => console.error('[fake-stripe]', e)), this.deliveryDelayMs);
+      else await send();
       res.writeHead(303, { Location: session.success_url.replace('{CHECKOUT_SESSION_ID}', id) });
       return void res.end();
     }
