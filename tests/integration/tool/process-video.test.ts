@@ -125,7 +125,7 @@ describe('POST /api/process-video', () => {
     await query('alter table media_transformations disable trigger media_transformations_updated_at');
     await query(`update media_transformations set status = 'processing', updated_at = now() - interval '10 minutes' where id = $1`, [t.id]);
     await query('alter table media_transformations enable trigger media_transformations_updated_at');
-    await maintenance(new Request(`${BASE}/.netlify/functions/maintenance`, { method: 'POST' }));
+    await maintenance();
     const { body } = await status(t.id);
     expect(body).toMatchObject({ status: 'failed', success: false });
     expect(body.error).toMatch(/try again/i);
