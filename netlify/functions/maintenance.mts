@@ -1,10 +1,11 @@
 import type { Config } from '@netlify/functions';
 import { runMaintenance } from '../lib/jobs/maintenance';
 
-// Scheduled (no public path): fails jobs whose worker died. See netlify/lib/jobs/maintenance.ts.
+// Scheduled (no public path): fails jobs whose worker died, deletes expired uploads and unbought results.
+// See netlify/lib/jobs/maintenance.ts.
 export default async () => {
   const done = await runMaintenance();
-  if (done.staleJobsFailed) console.log(`[maintenance] failed ${done.staleJobsFailed} stale job(s)`);
+  if (done.staleJobsFailed + done.uploadsExpired + done.resultsExpired) console.log('[maintenance]', JSON.stringify(done));
   return new Response(null, { status: 204 });
 };
 

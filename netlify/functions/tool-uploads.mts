@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
 import { newUploadId, paths } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
+import { recordUploadGrant } from '../lib/jobs/upload-grants';
 import { getStorage, MAX_UPLOAD_BYTES } from '../lib/storage';
 import { MSG } from '../../src/lib/messages';
 
@@ -28,6 +29,7 @@ export default withErrors(async (req: Request, context: unknown) => {
   const { contentType } = parseWith(schema, await readJson(req));
   await enforceToolLimit('upload', context);
   const uploadId = newUploadId(contentType);
+  await recordUploadGrant(uploadId);
   const upload = await getStorage().createSignedUpload(paths.upload(uploadId), contentType);
   return json({ success: true, uploadId, upload });
 });

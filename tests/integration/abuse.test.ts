@@ -372,3 +372,38 @@ describe('one client identity', () => {
     expect(clientId(undefined)).toBe(clientId({ ip: 'not an address' }));
   });
 });
+
+describe('retention: what nobody processed or bought does not pile up', () => {
+  const backdate = async (sql: string, params: unknown[]) => {
+    await query(`alter table media_transformations disable trigger media_transformations_updated_at`);
+    await query(sql, params);
+    await query(`alter table media_transformations enable trigger media_transformations_updated_at`);
+  };
+
+  it('an upload granted but never processed is deleted with its file after an hour; a used one leaves no grant', async () => {
+    const res = await toolUploads(new Request(`${BASE}/api/tool-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'image', contentType: 'image/jpeg', size: 5 }) }), client() as never);
+    const { uploadId } = await res.json();
+    await getStorage().put(`uploads/${uploadId}`, Buffer.from('bytes'), 'image/jpeg');
+    const fresh = await runMaintenance();
+    expect(fresh.uploadsExpired).toBe(0);
+    expect(await getStorage().get(`uploads/${uploadId}`)).not.toBeNull();
+    await query(`update upload_grants set created_at = now() - interval '2 hours' where upload_id = $1`, [uploadId]);
+    expect((await runMaintenance()).uploadsExpired).toBeGreaterThanOrEqual(1);
+    expect(await getStorage().get(`uploads/${uploadId}`)).toBeNull();
+    expect(await count('upload_grants where upload_id = ' + `'${uploadId}'`)).toBe(0);
+  });
+
+  it('an unbought result past the retention is deleted with its files; bought, recent and listed ones stay', async () => {
+    const [old, recent, bought] = [await seedCompleted(), await seedCompleted(), await seedCompleted()];
+    const paid = await checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ transformationId: bought.id }], idempotencyKey: newKey() }) }), {});
+    expect(paid.status).toBe(200);
+    for (const t of [old, bought]) await backdate(`update media_transformations set created_at = now() - interval '90 days' where id = $1`, [t.id]);
+    await runMaintenance();
+    expect(await getTransformation(old.id)).toBeNull();
+    expect(await getStorage().get(old.resultPath!)).toBeNull();
+    expect(await getStorage().get(old.previewPath!)).toBeNull();
+    expect(await getTransformation(recent.id)).not.toBeNull();
+    expect(await getStorage().get(bought.resultPath!)).not.toBeNull();
+    expect((await getTransformation(bought.id))!.purchased).toBe(true);
+  });
+});

@@ -1,10 +1,12 @@
 import { failStaleJobs } from '../transformations';
+import { expireUnpurchased, expireUploads } from './retention';
 
 /**
  * Periodic upkeep, run by the scheduled function maintenance.mts on Netlify and every few minutes by
  * `npm start` locally: jobs whose worker died (no heartbeat past their kind's deadline) are failed, so a
- * buyer polling one sees a clear message instead of a spinner. Status reads never do this themselves.
+ * buyer polling one sees a clear message instead of a spinner (status reads never do this themselves);
+ * uploads never processed and results nobody bought are deleted after their time (retention.ts).
  */
-export async function runMaintenance(): Promise<{ staleJobsFailed: number }> {
-  return { staleJobsFailed: await failStaleJobs() };
+export async function runMaintenance(): Promise<{ staleJobsFailed: number; uploadsExpired: number; resultsExpired: number }> {
+  return { staleJobsFailed: await failStaleJobs(), uploadsExpired: await expireUploads(), resultsExpired: await expireUnpurchased() };
 }

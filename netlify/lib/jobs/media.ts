@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../http';
 import { getStorage, MAX_UPLOAD_BYTES } from '../storage';
+import { forgetUploadGrant } from './upload-grants';
 import { withTimestamp, EXTENSIONS } from '../../../src/lib/tool/constants';
 import { site } from '../../../src/lib/site';
 
@@ -58,5 +59,7 @@ export async function readUpload(uploadId: string): Promise<Buffer> {
 }
 
 export async function discardUpload(uploadId: string | undefined): Promise<void> {
-  if (uploadId && isUploadId(uploadId)) await getStorage().remove([paths.upload(uploadId)]).catch(() => {});
+  if (!uploadId || !isUploadId(uploadId)) return;
+  await getStorage().remove([paths.upload(uploadId)]).catch(() => {});
+  await forgetUploadGrant(uploadId).catch(() => {});
 }

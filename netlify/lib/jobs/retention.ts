@@ -1,0 +1,35 @@
+import { query } from '../db';
+import { getStorage } from '../storage';
+import { paths } from './media';
+
+/**
+ * How long things nobody bought are kept. An upload grant not used within UPLOAD_TTL_SECONDS is deleted
+ * with its file; an unpurchased result (original, previews, clean file, reference photo) older than
+ * RESULT_RETENTION_DAYS is deleted with its row, unless a payment (even a pending one) lists it.
+ */
+export const UPLOAD_TTL_SECONDS = 3600;
+export const RESULT_RETENTION_DAYS = Number(process.env.RESULT_RETENTION_DAYS) || 30;
+
+export async function expireUploads(olderThanSeconds = UPLOAD_TTL_SECONDS): Promise<number> {
+  const rows = await query<{ upload_id: string }>(
+    `delete from upload_grants where created_at < now() - make_interval(secs => $1::int) returning upload_id`,
+    [olderThanSeconds],
+  );
+  if (rows.length) await getStorage().remove(rows.map((r) => paths.upload(r.upload_id)));
+  return rows.length;
+}
+
+export async function expireUnpurchased(olderThanDays = RESULT_RETENTION_DAYS): Promise<number> {
+  const rows = await query<{ id: string; original_path: string | null; result_path: string | null; preview_path: string | null; view: string | null; reference: string | null }>(
+    `delete from media_transformations m
+      where not m.purchased and m.status in ('completed', 'failed')
+        and m.created_at < now() - make_interval(days => $1::int)
+        and not exists (select 1 from payment_items pi where pi.transformation_id = m.id)
+      returning m.id, m.original_path, m.result_path, m.preview_path,
+                m.hints->>'originalViewPath' as view, m.hints->>'referencePath' as reference`,
+    [olderThanDays],
+  );
+  const files = rows.flatMap((r) => [r.original_path, r.result_path, r.preview_path, r.view ?? paths.originalView(r.id), r.reference]);
+  if (files.length) await getStorage().remove(files.filter((f): f is string => !!f));
+  return rows.length;
+}
