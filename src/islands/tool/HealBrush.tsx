@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { HEAL_RADIUS, MAX_HEAL_MARKS, MAX_HEAL_POINTS, type HealMark } from '../../../netlify/lib/image/schema';
+import { HEAL_RADIUS, MAX_HEAL_MARKS, MAX_HEAL_POINTS, type HealMark } from '../../lib/tool/image-schema';
 import { MSG } from '../../lib/messages';
 import { BRUSH_SIZES, DEFAULT_BRUSH, markPoints, marksLabel, moveCrosshair, roundPoint, type BrushSize, type Point } from '../../lib/tool/heal-brush';
 

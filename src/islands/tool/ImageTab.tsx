@@ -12,7 +12,7 @@ import { MSG } from '../../lib/messages';
 import { $purchases, addToCart } from '../../lib/cart';
 import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
-import { IMAGE_MODELS, promptSchema } from '../../../netlify/lib/image/schema';
+import { IMAGE_MODELS, promptSchema } from '../../lib/tool/image-schema';
 import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
 import { ApiError, applyHeal, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
