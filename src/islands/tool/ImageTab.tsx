@@ -33,14 +33,18 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
   const [applying, setApplying] = useState(false);
   const panelRef = useRef<HTMLElement>(null);
 
+  const resultId = result?.transformationId;
+  const focusResult = !!result && ownResult;
   useEffect(() => {
-    if (result && ownResult) panelRef.current?.focus();
-  }, [result?.transformationId]);
+    if (focusResult) panelRef.current?.focus();
+  }, [resultId, focusResult]);
 
   // A new result (processed now or restored from a previous visit) brings its own colour hints.
-  useEffect(() => {
+  const [hintsFor, setHintsFor] = useState<string | undefined>(undefined);
+  if (hintsFor !== resultId) {
+    setHintsFor(resultId);
     setHints(result?.hints ?? []);
-  }, [result?.transformationId]);
+  }
 
   const chooseFile = (chosen: File) => {
     if (!isAcceptedFile('image', chosen)) {

@@ -54,9 +54,11 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
     };
   }, []);
 
+  const resultId = result?.transformationId;
+  const focusResult = !!result && ownResult;
   useEffect(() => {
-    if (result && ownResult) panelRef.current?.focus();
-  }, [result?.transformationId]);
+    if (focusResult) panelRef.current?.focus();
+  }, [resultId, focusResult]);
 
   const chooseFile = (chosen: File) => {
     if (!isAcceptedFile('video', chosen)) {
