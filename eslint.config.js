@@ -7,6 +7,8 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const LAYER_MESSAGE = 'src/ must not import server code from netlify/; move the shared part to src/lib.';
+
 /** This codebase's choices for jsx-a11y, for React islands and (through eslint-plugin-astro) .astro files. */
 const a11yChoices = (prefix) => ({
   // `role="list"` is kept on purpose: Safari drops list semantics from lists styled without bullets.
@@ -70,7 +72,13 @@ export default defineConfig([
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)netlify/', message: 'src/ must not import server code from netlify/; move the shared part to src/lib.' }] },
+        { patterns: [{ regex: '(^|/)netlify/', message: LAYER_MESSAGE }] },
+      ],
+      // The same rule for `import('…')` calls and `import('…').Type` annotations, which the rule above does not see.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression[source.value=/(^|\\/)netlify\\//]', message: LAYER_MESSAGE },
+        { selector: 'TSImportType[argument.literal.value=/(^|\\/)netlify\\//]', message: LAYER_MESSAGE },
       ],
     },
   },
