@@ -14,7 +14,7 @@ const a11yChoices = (prefix) => ({
   [`${prefix}/no-redundant-roles`]: ['error', { ul: ['list'], ol: ['list'] }],
   // Scrolling containers (tables, carousels, the chat log) take focus so keyboard users can scroll them.
   [`${prefix}/no-noninteractive-tabindex`]: ['error', { tags: [], roles: ['tabpanel', 'region', 'list', 'log', 'application'] }],
-  // The videos are generated from still photos and are silent: there is nothing to caption.
+  // Every video here (tool results, bundled demos) has no sound track: there is nothing to caption.
   [`${prefix}/media-has-caption`]: 'off',
 });
 
