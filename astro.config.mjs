@@ -14,7 +14,8 @@ export default defineConfig({
   trailingSlash: 'never',
   build: { format: 'file' },
   // Images are optimised at build time (sharp) into dist/, so they work offline and on any host.
-  adapter: netlify({ imageCDN: false, devFeatures: { environmentVariables: false, images: false } }),
+  // edgeFunctions stays at the adapter's default; the type requires all three keys.
+  adapter: netlify({ imageCDN: false, devFeatures: { environmentVariables: false, images: false, edgeFunctions: true } }),
   integrations: [
     react(),
     mdx(),

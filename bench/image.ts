@@ -10,7 +10,7 @@ import { exemplarColorizer } from '../netlify/lib/image/exemplar';
 import { onnxColorizer, onnxModelAvailable } from '../netlify/lib/image/onnx';
 import { replicateColorizer, replicateConfig } from '../netlify/lib/image/replicate';
 import type { Colorizer } from '../netlify/lib/image/colorizer';
-import type { ImageModel } from '../netlify/lib/image/schema';
+import type { ImageModel } from '../src/lib/tool/image-schema';
 import { damageRemoval, detectionScore, scoreImage, type Scores } from './metrics';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

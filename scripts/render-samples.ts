@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { renderEmbedded } from '../netlify/lib/video/render';
 import { ffmpegPath } from '../netlify/lib/video/ffmpeg';
-import type { VideoMode } from '../netlify/lib/video/modes';
+import type { VideoMode } from '../src/lib/tool/video-modes';
 
 const DIR = fileURLToPath(new URL('../public/media/samples/', import.meta.url));
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { healMarksSchema } from '../lib/image/schema';
+import { healMarksSchema } from '../../src/lib/tool/image-schema';
 import { json, parseWith, pathAfter, readJson, requireMethod, withErrors } from '../lib/http';
 import { applyHeal } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';

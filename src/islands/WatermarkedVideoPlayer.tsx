@@ -60,18 +60,21 @@ export default function WatermarkedVideoPlayer({ videoUrl, className = '', water
   }, [state.volume, state.muted, state.loadKey]);
 
   const tryAutoplay = useCallback(() => {
-    const v = videoRef.current;
-    if (!v) return;
-    v.play().catch(() => {
-      attempts.current += 1;
-      dispatch({ type: 'autoplayFailed' });
-      // Fewer than 3 retries; browsers that block sound may allow a muted start.
-      if (attempts.current < 3) {
-        v.muted = true;
-        dispatch({ type: 'setMuted', value: true });
-        window.setTimeout(tryAutoplay, 300);
-      }
-    });
+    const attempt = () => {
+      const v = videoRef.current;
+      if (!v) return;
+      v.play().catch(() => {
+        attempts.current += 1;
+        dispatch({ type: 'autoplayFailed' });
+        // Fewer than 3 retries; browsers that block sound may allow a muted start.
+        if (attempts.current < 3) {
+          v.muted = true;
+          dispatch({ type: 'setMuted', value: true });
+          window.setTimeout(attempt, 300);
+        }
+      });
+    };
+    attempt();
   }, []);
 
   const scheduleHide = useCallback(() => {

@@ -63,7 +63,7 @@ export class FakeReplicate {
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const raw = await readBody(req);
     const url = req.url ?? '';
-    let body: any = null;
+    let body: any;
     try {
       body = raw ? JSON.parse(raw) : null;
     } catch {

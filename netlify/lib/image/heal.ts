@@ -1,12 +1,12 @@
 import { addGrain, inpaintTelea } from './inpaint';
-import { HEAL_RADIUS, type HealMark } from './schema';
+import { HEAL_RADIUS, type HealMark } from '../../../src/lib/tool/image-schema';
 
 // The heal brush: the buyer marks damage the automatic pass left (a short stroke along a scratch, or a click
 // on a speck) and the engine removes what stands out there, and only there, with the same inpainting and grain
 // as the automatic pass.
 
 // The marks' schema and limits live with the tool's other shared schemas (the browser checks marks too).
-export { HEAL_RADIUS, MAX_HEAL_MARKS, MAX_HEAL_POINTS, healMarkSchema, healMarksSchema, type HealMark } from './schema';
+export { HEAL_RADIUS, MAX_HEAL_MARKS, MAX_HEAL_POINTS, healMarkSchema, healMarksSchema, type HealMark } from '../../../src/lib/tool/image-schema';
 
 /** Pixels within the brush of each mark (distance to its polyline ≤ radius). */
 export function markRegion(marks: HealMark[], W: number, H: number): Uint8Array {

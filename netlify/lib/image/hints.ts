@@ -1,6 +1,6 @@
 import type { ChromaPlanes } from './colorizer';
 import { hexToLab } from './lab';
-import type { ColorHint } from './schema';
+import type { ColorHint } from '../../../src/lib/tool/image-schema';
 
 // Colour hints after Levin, Lischinski & Weiss (2004), "Colorization using Optimization":
 // neighbouring pixels (3×3) with similar luminance should have similar chroma. The affinity is

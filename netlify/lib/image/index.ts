@@ -1,7 +1,7 @@
 // Image engine: upload validation, restoration, colorization (offline exemplar, local ONNX model or
 // hosted Replicate model behind one Colorizer interface), colour hints, previews.
-export { IMAGE_MODELS, IMAGE_MODEL_IDS, MAX_HINTS, imageModelSchema, promptSchema, colorHintSchema, colorHintsSchema, restoreRequestSchema } from './schema';
-export type { ImageModel, ColorHint, RestoreRequest } from './schema';
+export { IMAGE_MODELS, IMAGE_MODEL_IDS, MAX_HINTS, imageModelSchema, promptSchema, colorHintSchema, colorHintsSchema, restoreRequestSchema } from '../../../src/lib/tool/image-schema';
+export type { ImageModel, ColorHint, RestoreRequest } from '../../../src/lib/tool/image-schema';
 export { ImageInputError, ColorizerError } from './errors';
 export { inspectImage, sniffFormat, headerDimensions, MAX_INPUT_BYTES, MAX_INPUT_PIXELS } from './inspect';
 export type { ImageFormat, InspectedImage } from './inspect';

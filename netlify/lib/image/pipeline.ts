@@ -7,8 +7,8 @@ import { inspectImage, openImage } from './inspect';
 import { labToRgbBuffer, rgbBufferToL, rgbBufferToLab } from './lab';
 import { PIPELINES } from './pipelines';
 import { downsample, fitSize, guidedUpsampleRows, resize } from './planes';
-import { detectTone, restoreLuminance, type Tone } from './restore';
-import type { ImageModel } from './schema';
+import { detectTone, restoreLuminance } from './restore';
+import type { ImageModel, Tone } from '../../../src/lib/tool/image-schema';
 import { createColorizer } from './select';
 
 export type RestoreResult = {

@@ -1,5 +1,5 @@
 import type { RestoreOptions } from './restore';
-import type { ImageModel } from './schema';
+import type { ImageModel } from '../../../src/lib/tool/image-schema';
 
 /** What each buyer-facing model choice runs (descriptions live in schema.ts IMAGE_MODELS). */
 export type Pipeline = {

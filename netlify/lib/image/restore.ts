@@ -1,6 +1,7 @@
 import { detectDamage, grow, pixelNoise } from './damage-detect';
 import { medianPlane } from './damage-features';
 import { healMarks, type HealMark } from './heal';
+import type { Tone } from '../../../src/lib/tool/image-schema';
 import { addGrain, inpaintExemplar } from './inpaint';
 import { linearToSrgb, lToY, srgbToLinear, yToL } from './lab';
 import { bilinearRows, downsample, fitSize, guidedCoefficients, percentile, upsample } from './planes';
@@ -230,8 +231,6 @@ export async function restoreLuminance(
   lap('sharpen');
   return { L: out, report: { defectPixels, noiseSigma: sigma, stretch: [lo, hi], mask: damage, maskWidth: w, maskHeight: h } };
 }
-
-export type Tone = 'grey' | 'sepia' | 'colour';
 
 /**
  * Grey, sepia or colour from the chroma of a thumbnail: grey has almost no chroma; sepia has

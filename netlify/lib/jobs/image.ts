@@ -20,7 +20,7 @@ import {
   type ImageModel,
 } from '../image';
 import { photoTone } from '../image/pipeline';
-import type { Tone } from '../image/restore';
+import type { ImageAnswer, Tone } from '../../../src/lib/tool/image-schema';
 import {
   completeTransformation,
   createTransformation,
@@ -41,25 +41,6 @@ export const processImageOptionsSchema = z.object({
   model: z.string({ error: MSG.selectModel }).min(1, MSG.selectModel).pipe(imageModelSchema),
   prompt: promptSchema,
 });
-
-export interface ImageAnswer {
-  success: true;
-  transformationId: string;
-  originalUrl: string;
-  /** Always the watermarked preview. */
-  processedUrl: string;
-  /** Size of the clean result (the preview keeps its aspect ratio). */
-  width: number | null;
-  height: number | null;
-  hints: ColorHint[];
-  /** The buyer's heal brush marks, applied after the automatic damage removal. */
-  healMarks: HealMark[];
-  /** What the original was: a colour reference photo is offered for 'grey' and 'sepia' only. */
-  tone: Tone | null;
-  /** Whether the result takes its colours from the buyer's reference photo. */
-  reference: boolean;
-  error: null;
-}
 
 /** Maps engine errors to HTTP errors with a message the buyer can act on. */
 export function toHttpError(error: unknown): unknown {

@@ -1,9 +1,9 @@
-// Public surface of the video engine. Functions import from here (or from ./schema in the browser).
+// Public surface of the video engine. Functions import from here; the island imports src/lib/tool/video-schema.
 import { selectVideoEngine, type VideoEngineStatus } from './engine';
 import type { RenderOptions, RenderResult } from './render';
 
-export { VIDEO_MODES, VIDEO_DURATION_SECONDS, VIDEO_FPS, VIDEO_FRAMES, type VideoMode } from './modes';
-export { processVideoRequestSchema, parseImageDataUrl, type ProcessVideoRequest } from './schema';
+export { VIDEO_MODES, VIDEO_DURATION_SECONDS, VIDEO_FPS, VIDEO_FRAMES, type VideoMode } from '../../../src/lib/tool/video-modes';
+export { processVideoRequestSchema, parseImageDataUrl, type ProcessVideoRequest } from '../../../src/lib/tool/video-schema';
 export {
   parseMotion,
   planCameraPath,

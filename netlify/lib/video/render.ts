@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { watermarkOverlay } from '../media/watermark';
 import { checkVideoInput, MAX_INPUT_PIXELS } from './input';
-import { VIDEO_FPS, VIDEO_FRAMES, type VideoMode } from './modes';
+import { VIDEO_FPS, VIDEO_FRAMES, type VideoMode } from '../../../src/lib/tool/video-modes';
 import { parseMotion, planCameraPath, type CameraPath } from './motion';
 import { salientPoint } from './saliency';
 import { baseRegion, outputSize } from './frame';

@@ -13,7 +13,11 @@ export default function Markdown({ text }: { text: string }) {
         skipHtml
         remarkPlugins={[remarkGfm]}
         components={{
-          a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
+          a: ({ node: _node, children, ...props }) => (
+            <a {...props} target="_blank" rel="noopener noreferrer nofollow">
+              {children}
+            </a>
+          ),
         }}
       >
         {text}

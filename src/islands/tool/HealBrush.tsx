@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { HEAL_RADIUS, MAX_HEAL_MARKS, MAX_HEAL_POINTS, type HealMark } from '../../../netlify/lib/image/schema';
+import { HEAL_RADIUS, MAX_HEAL_MARKS, MAX_HEAL_POINTS, type HealMark } from '../../lib/tool/image-schema';
 import { MSG } from '../../lib/messages';
 import { BRUSH_SIZES, DEFAULT_BRUSH, markPoints, marksLabel, moveCrosshair, roundPoint, type BrushSize, type Point } from '../../lib/tool/heal-brush';
 
@@ -129,7 +129,8 @@ export default function HealBrush({ imageUrl, width, height, marks, onCommit, bu
   return (
     <details className="rounded-lg border border-border p-4" data-testid="heal">
       <summary className="cursor-pointer font-semibold">Heal brush: remove a missed scratch or spot (optional)</summary>
-      <div className="mt-2 space-y-3" onKeyDown={onPanelKey}>
+      {/* Only catches Ctrl+Z bubbling up from the controls inside. */}
+      <div className="mt-2 space-y-3" role="presentation" onKeyDown={onPanelKey}>
         <p id={`${ids}-help`} className="text-sm text-muted">
           Click on a spot, or drag a short stroke along a scratch: the restoration removes what stands out there and
           nothing else. Keyboard: focus the picture, move the crosshair with the arrow keys (Shift for bigger steps),
@@ -147,6 +148,8 @@ export default function HealBrush({ imageUrl, width, height, marks, onCommit, bu
             ))}
           </select>
         </div>
+        {/* A drawing surface: role="application" hands arrow keys and pointer input to the handlers below. */}
+        {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}
         <div
           ref={boxRef}
           role="application"

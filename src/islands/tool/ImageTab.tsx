@@ -12,7 +12,7 @@ import { MSG } from '../../lib/messages';
 import { $purchases, addToCart } from '../../lib/cart';
 import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
-import { IMAGE_MODELS, promptSchema } from '../../../netlify/lib/image/schema';
+import { IMAGE_MODELS, promptSchema } from '../../lib/tool/image-schema';
 import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
 import { ApiError, applyHeal, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
@@ -33,14 +33,18 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
   const [applying, setApplying] = useState(false);
   const panelRef = useRef<HTMLElement>(null);
 
+  const resultId = result?.transformationId;
+  const focusResult = !!result && ownResult;
   useEffect(() => {
-    if (result && ownResult) panelRef.current?.focus();
-  }, [result?.transformationId]);
+    if (focusResult) panelRef.current?.focus();
+  }, [resultId, focusResult]);
 
   // A new result (processed now or restored from a previous visit) brings its own colour hints.
-  useEffect(() => {
+  const [hintsFor, setHintsFor] = useState<string | undefined>(undefined);
+  if (hintsFor !== resultId) {
+    setHintsFor(resultId);
     setHints(result?.hints ?? []);
-  }, [result?.transformationId]);
+  }
 
   const chooseFile = (chosen: File) => {
     if (!isAcceptedFile('image', chosen)) {

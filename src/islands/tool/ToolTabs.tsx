@@ -24,9 +24,9 @@ export default function ToolTabs() {
     window.setTimeout(() => setStatus(text), 50);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const index = TABS.findIndex((t) => t.id === active);
-    let next = index;
+    let next: number;
     if (event.key === 'ArrowRight') next = (index + 1) % TABS.length;
     else if (event.key === 'ArrowLeft') next = (index - 1 + TABS.length) % TABS.length;
     else if (event.key === 'Home') next = 0;
@@ -40,7 +40,7 @@ export default function ToolTabs() {
 
   return (
     <div>
-      <div role="tablist" aria-label="Transformation type" className="mb-6 inline-flex rounded-lg border border-border bg-surface p-1" onKeyDown={onKeyDown}>
+      <div role="tablist" aria-label="Transformation type" className="mb-6 inline-flex rounded-lg border border-border bg-surface p-1">
         {TABS.map((tab) => (
           <button
             key={tab.id}
@@ -54,6 +54,7 @@ export default function ToolTabs() {
             aria-controls={`panel-${tab.id}`}
             tabIndex={active === tab.id ? 0 : -1}
             onClick={() => setActive(tab.id)}
+            onKeyDown={onKeyDown}
             className={`rounded-md px-4 py-2 font-semibold transition-colors ${
               active === tab.id ? 'bg-accent-strong text-white' : 'text-muted hover:text-text'
             }`}

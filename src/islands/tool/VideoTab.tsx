@@ -9,8 +9,8 @@ import { MSG, TOAST_VIDEO_MS } from '../../lib/messages';
 import { $purchases, addToCart } from '../../lib/cart';
 import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
-import { VIDEO_MODES } from '../../../netlify/lib/video/modes';
-import { videoPromptSchema } from '../../../netlify/lib/video/schema';
+import { VIDEO_MODES } from '../../lib/tool/video-modes';
+import { videoPromptSchema } from '../../lib/tool/video-schema';
 import { DEFAULT_VIDEO_PROMPT, FILE_ACCEPT, VIDEO_POLL_MS, isAcceptedFile } from '../../lib/tool/constants';
 import {
   ApiError,
@@ -54,9 +54,11 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
     };
   }, []);
 
+  const resultId = result?.transformationId;
+  const focusResult = !!result && ownResult;
   useEffect(() => {
-    if (result && ownResult) panelRef.current?.focus();
-  }, [result?.transformationId]);
+    if (focusResult) panelRef.current?.focus();
+  }, [resultId, focusResult]);
 
   const chooseFile = (chosen: File) => {
     if (!isAcceptedFile('video', chosen)) {

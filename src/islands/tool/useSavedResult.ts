@@ -10,6 +10,8 @@ import { $savedResults, saveResult } from '../../lib/tool/saved';
  */
 export function useSavedResult<T extends { transformationId: string }>(kind: ToolKind, load: (id: string) => Promise<T | null>) {
   const [result, setState] = useState<T | null>(null);
+  const [own, setOwn] = useState(false);
+  // Read by the pending load's callback, which must not overwrite what the buyer did meanwhile.
   const changed = useRef(false);
 
   useEffect(() => {
@@ -32,10 +34,11 @@ export function useSavedResult<T extends { transformationId: string }>(kind: Too
   const setResult = useCallback(
     (next: T | null) => {
       changed.current = true;
+      setOwn(true);
       setState(next);
       saveResult(kind, next?.transformationId);
     },
     [kind],
   );
-  return [result, setResult, changed.current] as const;
+  return [result, setResult, own] as const;
 }

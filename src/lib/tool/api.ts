@@ -1,16 +1,15 @@
 import { INLINE_UPLOAD_MAX_BYTES, fileType, previewUrl, type ToolKind } from './constants';
 import { MSG } from '../messages';
 import { $purchases, type Purchases } from '../cart-state';
+import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
 
 /**
  * Browser side of the tool's API. Small files go inline (multipart for images, a data URL for videos);
  * files over INLINE_UPLOAD_MAX_BYTES (Netlify's 6 MB function body cap, minus encoding overhead) are sent
  * straight to storage through a signed upload first. Every call returns the server's message on failure.
  */
-// Types only (erased from the bundle): the answer shapes are defined once, next to the server code.
-import type { ColorHint, HealMark } from '../../../netlify/lib/image/schema';
 export type { ColorHint, HealMark };
-export type ImageResult = Omit<import('../../../netlify/lib/jobs/image').ImageAnswer, 'error'>;
+export type ImageResult = Omit<ImageAnswer, 'error'>;
 
 export interface VideoResult {
   transformationId: string;

@@ -7,7 +7,7 @@ import chatFunction from '../../../netlify/functions/chat.mts';
 import modelsFunction from '../../../netlify/functions/chat-models.mts';
 import { AGENTS, systemPrompt } from '../../../src/lib/chat/agents';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
-import { CHAT_MODELS, DEFAULT_MODEL_ID } from '../../../src/lib/chat/models';
+import { DEFAULT_MODEL_ID } from '../../../src/lib/chat/models';
 import { MSG } from '../../../src/lib/messages';
 import { TEST_KEY, TINY_PNG, chatRequest, dataUrl, readEvents, validBody } from './helpers';
 

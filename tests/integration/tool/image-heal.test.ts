@@ -5,7 +5,7 @@ import imageHeal from '../../../netlify/functions/image-heal.mts';
 import imageHints from '../../../netlify/functions/image-hints.mts';
 import transformations from '../../../netlify/functions/transformations.mts';
 import checkout from '../../../netlify/functions/checkout.mts';
-import { MAX_HEAL_MARKS, MAX_HEAL_POINTS } from '../../../netlify/lib/image/schema';
+import { MAX_HEAL_MARKS, MAX_HEAL_POINTS } from '../../../src/lib/tool/image-schema';
 import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
 import { MSG } from '../../../src/lib/messages';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HEAL_RADIUS, MAX_HEAL_POINTS, healMarkSchema } from '../../../netlify/lib/image/schema';
+import { HEAL_RADIUS, MAX_HEAL_POINTS, healMarkSchema } from '../../../src/lib/tool/image-schema';
 import { BRUSH_SIZES, CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE, markPoints, moveCrosshair } from '../../../src/lib/tool/heal-brush';
 
 describe('heal brush logic', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { renderEmbedded, type RenderResult } from '../../../netlify/lib/video/render';
+import { renderEmbedded } from '../../../netlify/lib/video/render';
 import { letterboxBar } from '../../../netlify/lib/video/filters';
 import { cameraRectAt, parseMotion, planCameraPath } from '../../../netlify/lib/video/motion';
 import { VideoInputError } from '../../../netlify/lib/video/input';

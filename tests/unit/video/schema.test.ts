@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { processVideoRequestSchema } from '../../../netlify/lib/video/schema';
+import { processVideoRequestSchema } from '../../../src/lib/tool/video-schema';
 import { checkVideoInput, readImageHeader, VideoInputError } from '../../../netlify/lib/video/input';
 
 const pngDataUrl = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -66,7 +66,7 @@ export async function startDebianPostgres(): Promise<RunningPostgres> {
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
-    throw new Error(`Could not start Debian PostgreSQL: ${(error as Error).message}\n${stderr}`);
+    throw new Error(`Could not start Debian PostgreSQL: ${(error as Error).message}\n${stderr}`, { cause: error });
   }
 
   return {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MSG } from '../../../src/lib/messages';
+import { MSG } from '../messages';
 
-// Browser-safe: no sharp or Node imports here, the tool page's island imports this file too.
+// The image tool's contract, shared by the island and the server: no sharp or Node imports here.
 
 export const IMAGE_MODEL_IDS = ['sd-xl', 'sd-v1.5', 'kandinsky-2'] as const;
 export type ImageModel = (typeof IMAGE_MODEL_IDS)[number];
@@ -76,3 +76,25 @@ export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }
       'Full restoration with stronger local contrast and colorization, then a stylised colour grade: stronger saturation, warm highlights and cool shadows, for a painterly look rather than a faithful one.',
   },
 ];
+
+/** What the original was: a colour reference photo is offered for 'grey' and 'sepia' only. */
+export type Tone = 'grey' | 'sepia' | 'colour';
+
+/** The answer of process-image and of every re-render (hints, heal marks, reference photo). */
+export interface ImageAnswer {
+  success: true;
+  transformationId: string;
+  originalUrl: string;
+  /** Always the watermarked preview. */
+  processedUrl: string;
+  /** Size of the clean result (the preview keeps its aspect ratio). */
+  width: number | null;
+  height: number | null;
+  hints: ColorHint[];
+  /** The buyer's heal brush marks, applied after the automatic damage removal. */
+  healMarks: HealMark[];
+  tone: Tone | null;
+  /** Whether the result takes its colours from the buyer's reference photo. */
+  reference: boolean;
+  error: null;
+}

@@ -1,4 +1,4 @@
-// Browser-safe: imported by the request schema, which the upload island also bundles.
+// The video tool's modes and length, shared by the island and the server.
 
 export type VideoMode = 'standard' | 'cinematic';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { VIDEO_DURATION_SECONDS } from './modes';
+import { VIDEO_DURATION_SECONDS } from './video-modes';
 
-// No node imports here: the browser island validates the same body before uploading.
+// The video tool's request, shared: the island validates the same body before uploading. No Node imports here.
 
 export const PROMPT_MIN = 5;
 export const PROMPT_MAX = 200;
