@@ -4,7 +4,7 @@ import { CHAT_LIMITS } from '../../../src/lib/chat/limits';
 import { chatRequestSchema, describeIssues } from '../../../src/lib/chat/schema';
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { clientKey } from './client-key';
-import { readChatConfig, type ChatConfig } from './config';
+import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
 import { errorResponse, readBodyCapped } from './http';
 import { defaultRateLimiter, type RateLimiter } from './rate-limit';
 import { relayCompletion, relayJsonCompletion } from './relay';
@@ -35,7 +35,10 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
 
     const config = getConfig();
     const apiKey = config.apiKey;
-    if (!apiKey) return errorResponse(503, CHAT_ERRORS.notConfigured);
+    if (!apiKey) {
+      logChatSetupHint();
+      return errorResponse(503, CHAT_ERRORS.notConfigured);
+    }
 
     const { max, windowSeconds } = config.rateLimit;
     const limit = await getLimiter().hit(await clientKey(req, context), max, windowSeconds);
