@@ -1,10 +1,14 @@
 import { useEffect, useState } from 'react';
 import { clearCart, rememberDownloads } from '../lib/cart';
 import { formatPrice } from '../lib/catalog';
+import { MSG } from '../lib/messages';
+import { firstTimeInSession } from '../lib/once';
+import { toast } from '../lib/toast';
 
 /**
  * The success page's live part: empties the cart (spec 000 §2.11) and, when the page was reached from a
- * checkout (`?order=<paymentId>&token=<orderToken>`), lists the order with its download links.
+ * checkout (`?order=<paymentId>&token=<orderToken>`), lists the order with its download links and toasts the
+ * payment's success.
  */
 interface OrderItem {
   type: 'image' | 'video' | 'package';
@@ -40,6 +44,8 @@ export default function OrderSummary() {
         // The tool's Download gives these clean files from now on, wherever the order was paid.
         rememberDownloads((data as Order).downloads);
         setState({ kind: 'loaded', order: data as Order });
+        // Toasted here, after the redirect, where the buyer can read it; once per order, not on every reload.
+        if (firstTimeInSession(`lumora:order-toasted:${(data as Order).paymentId}`)) toast.success(MSG.checkoutSuccess);
       })
       .catch((error: Error) => {
         if (error.name !== 'AbortError') setState({ kind: 'error', message: error.message });
