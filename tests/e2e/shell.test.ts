@@ -54,6 +54,16 @@ describe('foundation pages', () => {
     await context.close();
   });
 
+  it("the footer year comes from the visitor's clock, with the build year in the HTML", async () => {
+    const html = await (await fetch(baseUrl() + '/contact')).text();
+    expect(html).toMatch(new RegExp(`<span data-year>${new Date().getFullYear()}</span>`));
+    const { context, page } = await newPage(browser());
+    await page.clock.setFixedTime(new Date('2041-03-01T12:00:00Z'));
+    await page.goto(baseUrl() + '/contact');
+    await expect(page.locator('footer [data-year]').textContent()).resolves.toBe('2041');
+    await context.close();
+  });
+
   it('unknown paths get the not-found page with status 404', async () => {
     const { context, page } = await newPage(browser());
     const response = await page.goto(baseUrl() + '/no-such-page');
