@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
+import { IMAGE_MODELS } from '../../netlify/lib/image/schema';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
@@ -96,6 +97,12 @@ describe('transformation tool: image', () => {
     await panel.locator('input[type=file]').setInputFiles(photo);
     await panel.getByTestId('upload-preview').waitFor();
     await expect(panel.getByLabel('Model').inputValue()).resolves.toBe('sd-xl');
+    // Under the choice, the chosen model's one plain sentence.
+    const modelHelp = panel.locator('#image-model-desc');
+    await expect(modelHelp.textContent()).resolves.toBe(IMAGE_MODELS[0]!.description);
+    await panel.getByLabel('Model').selectOption('kandinsky-2');
+    await expect(modelHelp.textContent()).resolves.toBe(IMAGE_MODELS.find((m) => m.id === 'kandinsky-2')!.description);
+    await panel.getByLabel('Model').selectOption('sd-xl');
     await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
     await toast(page, MSG.imageSuccess, 90_000);
     const result = panel.getByTestId('image-result');
