@@ -99,7 +99,7 @@ describe('content pages (spec 001)', () => {
     const player = page.getByRole('group', { name: 'Lumora AI studio showreel' });
     await player.locator('video').waitFor();
     await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement | null)?.currentTime! > 0.2, null, { timeout: 30_000 });
-    await expect(player.getAttribute('data-state')).resolves.toBe('playing');
+    await expect.poll(() => player.getAttribute('data-state')).toBe('playing');
     await expect(player.locator('video').getAttribute('controlslist')).resolves.toContain('nodownload');
     expect(await player.locator('video').evaluate((v) => (v as HTMLVideoElement).controls)).toBe(false);
     // Right-click is refused with the toast.
@@ -107,7 +107,7 @@ describe('content pages (spec 001)', () => {
     await page.getByText(MSG.videoRightClick).waitFor();
     // Pause by keyboard; only the played video's file was fetched.
     await player.getByRole('button', { name: 'Pause' }).press('Enter');
-    await expect(player.getAttribute('data-state')).resolves.toBe('paused');
+    await expect.poll(() => player.getAttribute('data-state')).toBe('paused');
     expect(requested.filter((p) => p.endsWith('.mp4'))).toEqual(['/media/content/demo.mp4']);
 
     // Image-to-video carousel: 3 samples with label and prompt, two per view on medium screens.
