@@ -3,6 +3,7 @@ import { Maximize, Minimize, Pause, Play, RotateCcw, Volume2, VolumeX } from 'lu
 import { toast } from '../lib/toast';
 import { MSG } from '../lib/messages';
 import { site } from '../lib/site';
+import Watermark from './Watermark';
 import {
   CONTROLS_HIDE_MS,
   REPLAY_DELAY_MS,
@@ -152,18 +153,7 @@ export default function WatermarkedVideoPlayer({
     e.preventDefault();
     toast.error(MSG.videoRightClick);
   };
-  const watermark = watermarkText ? (
-    <span
-      aria-hidden="true"
-      className={`pointer-events-none absolute inset-0 grid place-items-center font-extrabold tracking-widest text-white ${
-        aspect === 'portrait' ? 'text-lg' : 'text-3xl sm:text-5xl'
-      }`}
-      style={{ opacity: 0.6, textShadow: '0 2px 8px rgba(0,0,0,.6)' }}
-      data-watermark
-    >
-      {watermarkText}
-    </span>
-  ) : null;
+  const watermark = <Watermark text={watermarkText} size={aspect === 'portrait' ? 'small' : 'large'} />;
 
   if (!started && poster) {
     return (
