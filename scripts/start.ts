@@ -13,19 +13,23 @@ import { stopOnSignal } from './lib/shutdown';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 8888);
 
-if (!process.argv.includes('--no-build')) {
-  const build = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-
 // Must run before the functions start: it puts DATABASE_URL, STORAGE_DIR and APP_SECRET in process.env,
-// which the function instances inherit.
+// which the function instances inherit. And before the build: it takes the data folder's lock, so a second
+// `npm start` stops here instead of emptying dist/ under the running one.
 const services = process.env.DATABASE_URL
   ? undefined
   : await startEmbeddedServices({ dataDir: path.join(root, '.data') }).catch((error: Error) => {
       console.error(`\n  Could not start the embedded database: ${error.message}\n`);
       process.exit(1);
     });
+
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    await services?.stop();
+    process.exit(build.status ?? 1);
+  }
+}
 
 const server = await startSiteServer({ root, port, host: process.env.HOST ?? '127.0.0.1' });
 console.log(`\n  Lumora AI is running at ${server.url}`);

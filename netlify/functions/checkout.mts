@@ -1,14 +1,23 @@
 import type { Config } from '@netlify/functions';
+import { MSG } from '../../src/lib/messages';
 import { demoCheckout } from '../lib/orders/checkout';
 import { checkoutRequestSchema } from '../lib/orders/schemas';
-import { json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
+import { errorJson, json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
+import { readPaymentsConfig } from '../lib/payments/config';
+import { stripeCheckout } from '../lib/payments/checkout';
 
-// POST /api/checkout { items: [{ transformationId } | { packageId }], idempotencyKey } — demonstration
-// payment: recorded as method demo, status completed; prices come from the database only.
+// POST /api/checkout { items: [{ transformationId } | { packageId }], idempotencyKey } — prices come from
+// the database only. PAYMENTS=demo: a completed demonstration payment with its downloads. PAYMENTS=stripe:
+// a pending payment and the Stripe Checkout URL to send the browser to; the webhook completes it.
 export default withErrors(async (req: Request) => {
   requireMethod(req, 'POST');
   const input = parseWith(checkoutRequestSchema, await readJson(req));
-  const result = await demoCheckout(input);
+  const payments = readPaymentsConfig();
+  if (payments.mode === 'misconfigured') {
+    console.error(`[payments] checkout refused: ${payments.problem}`);
+    return errorJson(503, MSG.paymentsUnavailable);
+  }
+  const result = payments.mode === 'stripe' ? await stripeCheckout(input, payments.stripe, new URL(req.url).origin) : await demoCheckout(input);
   return json({
     success: true,
     paymentId: result.paymentId,
@@ -17,6 +26,7 @@ export default withErrors(async (req: Request) => {
     items: result.items,
     downloads: result.downloads,
     orderToken: result.orderToken,
+    ...('checkoutUrl' in result && { checkoutUrl: result.checkoutUrl }),
   });
 });
 

@@ -15,7 +15,7 @@ export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
   const [id = ''] = pathAfter(req, '/api/transformations/').split('/');
   const { marks } = parseWith(schema, await readJson(req));
-  await enforceToolLimit('heal', req, context);
+  await enforceToolLimit('heal', context);
   return json(await applyHeal(id, marks));
 });
 

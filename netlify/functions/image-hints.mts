@@ -13,7 +13,7 @@ export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
   const [id = ''] = pathAfter(req, '/api/transformations/').split('/');
   const { hints } = parseWith(schema, await readJson(req));
-  await enforceToolLimit('hints', req, context);
+  await enforceToolLimit('hints', context);
   return json(await applyHints(id, hints));
 });
 

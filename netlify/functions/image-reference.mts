@@ -16,14 +16,14 @@ export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST', 'DELETE');
   const [id = ''] = pathAfter(req, '/api/transformations/').split('/');
   if (req.method === 'DELETE') {
-    await enforceToolLimit('hints', req, context);
+    await enforceToolLimit('hints', context);
     return json(await applyReference(id, null));
   }
   if (!isMultipart(req)) throw new HttpError(400, MSG.referenceMissing);
   const form = await readMultipart(req, FUNCTION_BODY_MAX_BYTES);
   const file = form.get('file');
   if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.referenceMissing);
-  await enforceToolLimit('hints', req, context);
+  await enforceToolLimit('hints', context);
   return json(await applyReference(id, Buffer.from(await file.arrayBuffer())));
 });
 

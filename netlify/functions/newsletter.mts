@@ -4,14 +4,17 @@ import { newsletterSchema } from '../lib/forms/schemas';
 import { subscribeToNewsletter } from '../lib/forms/store';
 import { submitForm } from '../lib/forms/submit';
 
-// POST /api/newsletter — sign-up; an address already on the list is a friendly success, not an error.
+// POST /api/newsletter — sign-up. The answer is the same whether or not the address was already on the list,
+// so the form cannot be used to learn who subscribed.
 export default (req: Request, context?: Context) =>
   submitForm(req, context, {
     name: 'newsletter',
     schema: newsletterSchema,
     fallbackPath: '/',
-    save: async (input) =>
-      (await subscribeToNewsletter(input)) === 'created' ? MSG.newsletterSubscribed : MSG.newsletterAlreadySubscribed,
+    save: async (input) => {
+      await subscribeToNewsletter(input);
+      return MSG.newsletterSubscribed;
+    },
   });
 
 export const config: Config = { path: '/api/newsletter' };

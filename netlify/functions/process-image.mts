@@ -19,14 +19,14 @@ export default withErrors(async (req: Request, context: unknown) => {
     const file = form.get('file');
     if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.uploadFirst);
     const options = parseWith(processImageOptionsSchema, { model: form.get('model') ?? undefined, prompt: form.get('prompt') ?? undefined });
-    await enforceToolLimit('image', req, context);
+    await enforceToolLimit('image', context);
     return json(await processImage(Buffer.from(await file.arrayBuffer()), options));
   }
   const input = (await readJson(req)) as Record<string, unknown> | null;
   const uploadId = typeof input?.uploadId === 'string' ? input.uploadId : undefined;
   if (!uploadId) throw new HttpError(400, MSG.uploadFirst);
   const options = parseWith(processImageOptionsSchema, { model: input?.model, prompt: input?.prompt });
-  await enforceToolLimit('image', req, context);
+  await enforceToolLimit('image', context);
   const bytes = await readUpload(uploadId);
   try {
     return json(await processImage(bytes, options));

@@ -12,9 +12,9 @@ import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
   const body = parseVideoBody(await readJson(req, FUNCTION_BODY_MAX_BYTES));
-  await enforceToolLimit('video', req, context);
+  await enforceToolLimit('video', context);
   const t = await queueVideo(body);
-  await startVideoJob(t.id, new URL(req.url).origin);
+  await startVideoJob(t.id);
   return json({ success: true, transformationId: t.id, status: t.status, error: null }, 202);
 });
 

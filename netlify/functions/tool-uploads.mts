@@ -2,6 +2,7 @@ import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
 import { newUploadId, paths } from '../lib/jobs';
+import { enforceToolLimit } from '../lib/jobs/limits';
 import { getStorage, MAX_UPLOAD_BYTES } from '../lib/storage';
 import { MSG } from '../../src/lib/messages';
 
@@ -22,9 +23,10 @@ const schema = z
     }
   });
 
-export default withErrors(async (req: Request) => {
+export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
   const { contentType } = parseWith(schema, await readJson(req));
+  await enforceToolLimit('upload', context);
   const uploadId = newUploadId(contentType);
   const upload = await getStorage().createSignedUpload(paths.upload(uploadId), contentType);
   return json({ success: true, uploadId, upload });

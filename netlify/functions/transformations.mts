@@ -3,14 +3,14 @@ import { MSG } from '../../src/lib/messages';
 import { errorJson, json, parseWith, pathAfter, requireMethod, withErrors } from '../lib/http';
 import { imageAnswer, statusAnswer, viewUrl } from '../lib/jobs';
 import { transformationIdSchema } from '../lib/orders/schemas';
-import { failStaleJobs, getTransformation } from '../lib/transformations';
-import { STALE_JOB_SECONDS } from '../../src/lib/tool/constants';
+import { getTransformation } from '../lib/transformations';
 
 // GET /api/transformations/{id} → { success, status, progress (0-1), videoUrl, originalImageUrl, processedUrl, error }
 // and, for a finished image, the fields of /api/process-image's answer too (originalUrl, width, height, hints),
 // so the tool can show a saved result again after a reload or a checkout.
 // URLs are short-lived signed URLs of the original and the WATERMARKED preview, with a time-stamp query.
-// Jobs without a heartbeat for STALE_JOB_SECONDS are failed first, so nothing stays processing forever.
+// Dead jobs are failed by the scheduled maintenance function (maintenance.mts), not here: a status read
+// writes nothing.
 //
 // GET /api/transformations/{id}/preview → 302 to a fresh signed URL of the watermarked preview: a link that
 // never expires, for cart thumbnails kept in localStorage and the preview download.
@@ -24,7 +24,6 @@ export default withErrors(async (req: Request) => {
     if (!location) return errorJson(404, MSG.previewNotFound);
     return new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' } });
   }
-  await failStaleJobs(STALE_JOB_SECONDS, 'Video generation stopped responding. Please try again.');
   const t = await getTransformation(id);
   if (!t) return errorJson(404, MSG.transformationNotFound);
   const image = t.kind === 'image' && t.status === 'completed' ? await imageAnswer(t) : {};

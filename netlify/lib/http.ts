@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dbErrorAnswer } from './db/errors';
+import { readCapped } from './read-capped';
 import { SigningNotConfiguredError } from './signing';
 import { MSG } from '../../src/lib/messages';
 
@@ -39,24 +40,7 @@ export function requireMethod(req: Request, ...methods: string[]): void {
  * without buffering the rest.
  */
 export async function readBytes(req: Request, limit: number): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, MSG.payloadTooLarge(limit));
-  const declared = Number(req.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
+  return readCapped(req.body, req.headers.get('content-length'), limit, () => new HttpError(413, MSG.payloadTooLarge(limit)));
 }
 
 export async function readJson(req: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
@@ -119,13 +103,18 @@ export function withErrors<C = unknown>(handler: Handler<C>): Handler<C> {
   };
 }
 
-/** The last path segment after `prefix` (e.g. `/api/orders/` → the id), decoded. */
+/** The last path segment after `prefix` (e.g. `/api/orders/` → the id), decoded; 400 for a broken encoding. */
 export function pathAfter(req: Request, prefix: string): string {
   const { pathname } = new URL(req.url);
   if (!pathname.startsWith(prefix)) return '';
+  return decodeSegment(pathname.slice(prefix.length));
+}
+
+/** decodeURIComponent that answers 400 instead of throwing a URIError (which would be a 500). */
+export function decodeSegment(segment: string): string {
   try {
-    return decodeURIComponent(pathname.slice(prefix.length));
+    return decodeURIComponent(segment);
   } catch {
-    return '';
+    throw new HttpError(400, MSG.badPathEncoding);
   }
 }

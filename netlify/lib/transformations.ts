@@ -176,18 +176,34 @@ export async function failTransformation(id: string, error: string): Promise<Tra
 }
 
 /**
- * Fails every job still queued or processing whose row has not changed for `olderThanSeconds` (its worker
- * died): one UPDATE, so it is safe to run from several places. Returns the number of jobs failed.
+ * How long a running job of each kind may go without a heartbeat (its row's updated_at) before it counts
+ * as dead. Both kinds beat every few seconds while working (an image job while the hosted colorizer runs,
+ * which may take its full 120 s), so these only ever catch a worker that died.
  */
-export async function failStaleJobs(
-  olderThanSeconds: number,
-  error = 'Processing timed out. Please try again.',
-): Promise<number> {
+export const STALE_AFTER_SECONDS = { image: 180, video: 120 } as const;
+
+const STALE_MESSAGES = {
+  image: 'Processing stopped responding. Please try again.',
+  video: 'Video generation stopped responding. Please try again.',
+} as const;
+
+/**
+ * Fails every job still queued or processing whose row has not changed for its kind's deadline
+ * (`deadlines`, seconds): one UPDATE, so it is safe to run from several places. Returns the number failed.
+ */
+export async function failStaleJobs(deadlines: { image: number; video: number } = STALE_AFTER_SECONDS): Promise<number> {
   const rows = await query<{ id: string }>(
-    `update media_transformations set status = 'failed', error = $2
-      where status in ('queued', 'processing') and updated_at < now() - make_interval(secs => $1)
+    `update media_transformations
+        set status = 'failed', error = case kind when 'image' then $3 else $4 end
+      where status in ('queued', 'processing')
+        and updated_at < now() - make_interval(secs => case kind when 'image' then $1::int else $2::int end)
       returning id`,
-    [Math.max(0, olderThanSeconds), error],
+    [Math.max(0, deadlines.image), Math.max(0, deadlines.video), STALE_MESSAGES.image, STALE_MESSAGES.video],
   );
   return rows.length;
+}
+
+/** A heartbeat: stamps updated_at of a job still running, so the sweep leaves it alone. */
+export async function touchTransformation(id: string): Promise<void> {
+  await query(`update media_transformations set progress = progress where id = $1 and status in ('queued', 'processing')`, [id]);
 }

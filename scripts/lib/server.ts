@@ -87,6 +87,9 @@ export interface SiteServerOptions {
   functionsOutDir?: string;
 }
 
+/** How often `npm start` runs the scheduled functions. */
+const SCHEDULE_INTERVAL_MS = 5 * 60_000;
+
 export async function startSiteServer(opts: SiteServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const functions = await startFunctions({ root: opts.root, functionsDir: opts.functionsDir, outDir: opts.functionsOutDir });
@@ -118,16 +121,31 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<RunningS
       res.end('Internal Server Error');
     }
   });
-  // Long video jobs and streamed chat answers must not be cut by Node's default timeouts.
-  server.requestTimeout = 0;
+  // Time allowed to *receive* a request (a 15 MB upload on a slow line fits; a client that trickles bytes
+  // does not hold a socket for ever). Answers are not limited by it: video jobs and streamed chat run on.
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 300_000;
 
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  // Functions start on their first call, after this: they see the deploy's address as on Netlify, where
+  // the video job's background trigger is sent (never to a request's Host header).
+  process.env.DEPLOY_URL = `http://${host}:${port}`;
+  // Scheduled functions (in-source `config.schedule`) run every 5 minutes here; Netlify runs them on their cron.
+  const scheduled = setInterval(() => {
+    for (const fn of functions.list.filter((f) => f.schedule)) {
+      void functions.invoke({ fn }, new Request(`http://${host}:${port}/.netlify/functions/${fn.name}`, { method: 'POST' }), host)
+        .then((res) => res.arrayBuffer())
+        .catch((error: unknown) => console.error(`[functions] scheduled ${fn.name} failed:`, error));
+    }
+  }, SCHEDULE_INTERVAL_MS);
+  scheduled.unref();
   return {
     url: `http://${host}:${port}`,
     port,
     async close() {
+      clearInterval(scheduled);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

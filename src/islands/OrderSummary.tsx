@@ -1,61 +1,97 @@
 import { useEffect, useState } from 'react';
 import { clearCart, rememberDownloads } from '../lib/cart';
 import { formatPrice } from '../lib/catalog';
+import { orderPageUrl, waitForPayment, type PaidOrder } from '../lib/checkout-status';
 import { MSG } from '../lib/messages';
 import { firstTimeInSession } from '../lib/once';
 import { toast } from '../lib/toast';
 
 /**
- * The success page's live part: empties the cart (spec 000 §2.11) and, when the page was reached from a
- * checkout (`?order=<paymentId>&token=<orderToken>`), lists the order with its download links and toasts the
- * payment's success.
+ * The success page's live part. After a demo checkout (`?order=<paymentId>&token=<orderToken>`) it lists
+ * the order with its download links and empties the cart. After Stripe (`?session_id=…`) it says the
+ * payment is being confirmed and asks again until the verified webhook has landed; only a completed
+ * payment empties the cart, lists downloads and toasts the success.
  */
-interface OrderItem {
-  type: 'image' | 'video' | 'package';
-  name: string;
-  price: number;
-  transformationId?: string;
-}
-interface Order {
-  paymentId: string;
-  amount: number;
-  createdAt: string;
-  items: OrderItem[];
-  downloads: { transformationId: string; url: string; filename: string }[];
-}
+type Order = Omit<PaidOrder, 'orderToken'>;
 
-type State = { kind: 'none' } | { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; order: Order };
+type State =
+  | { kind: 'none' }
+  | { kind: 'loading' }
+  | { kind: 'confirming' }
+  | { kind: 'slow'; sessionId: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'ended'; message: string }
+  | { kind: 'loaded'; order: Order };
 
 export default function OrderSummary() {
   const [state, setState] = useState<State>({ kind: 'none' });
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    clearCart();
     const params = new URLSearchParams(window.location.search);
+    const sessionId = params.get('session_id');
     const order = params.get('order');
     const token = params.get('token');
+    const controller = new AbortController();
+    const fail = (error: Error) => {
+      if (error.name !== 'AbortError') setState({ kind: 'error', message: error.message });
+    };
+    const show = (loaded: Order) => {
+      clearCart();
+      // The tool's Download gives these clean files from now on, wherever the order was paid.
+      rememberDownloads(loaded.downloads);
+      setState({ kind: 'loaded', order: loaded });
+      // Toasted here, after the redirect, where the buyer can read it; once per order, not on every reload.
+      if (firstTimeInSession(`lumora:order-toasted:${loaded.paymentId}`)) toast.success(MSG.checkoutSuccess);
+    };
+
+    if (sessionId) {
+      setState({ kind: 'confirming' });
+      waitForPayment(sessionId, { signal: controller.signal })
+        .then((paid) => {
+          if (paid.status === 'pending') return setState({ kind: 'slow', sessionId });
+          if (paid.status === 'failed') return setState({ kind: 'ended', message: MSG.paymentNotCompleted });
+          if (paid.status === 'refunded') return setState({ kind: 'ended', message: MSG.paymentRefunded });
+          // A reload or a bookmark now opens the order directly.
+          window.history.replaceState(null, '', orderPageUrl(paid));
+          show(paid);
+        })
+        .catch(fail);
+      return () => controller.abort();
+    }
+
+    clearCart();
     if (!order || !token) return;
     setState({ kind: 'loading' });
-    const controller = new AbortController();
     fetch(`/api/orders/${encodeURIComponent(order)}?token=${encodeURIComponent(token)}`, { signal: controller.signal })
       .then(async (response) => {
         const data = await response.json().catch(() => ({}));
         if (!response.ok || !data.success) throw new Error(data.error || 'Could not load your order');
-        // The tool's Download gives these clean files from now on, wherever the order was paid.
-        rememberDownloads((data as Order).downloads);
-        setState({ kind: 'loaded', order: data as Order });
-        // Toasted here, after the redirect, where the buyer can read it; once per order, not on every reload.
-        if (firstTimeInSession(`lumora:order-toasted:${(data as Order).paymentId}`)) toast.success(MSG.checkoutSuccess);
+        show(data as Order);
       })
-      .catch((error: Error) => {
-        if (error.name !== 'AbortError') setState({ kind: 'error', message: error.message });
-      });
+      .catch(fail);
     return () => controller.abort();
-  }, []);
+  }, [attempt]);
 
   if (state.kind === 'none') return null;
   if (state.kind === 'loading') {
     return <p className="card text-muted" role="status">Loading your order…</p>;
+  }
+  if (state.kind === 'confirming') {
+    return <p className="card text-muted" role="status" data-testid="payment-confirming">{MSG.paymentConfirming}</p>;
+  }
+  if (state.kind === 'slow') {
+    return (
+      <div className="card space-y-3" role="status">
+        <p>{MSG.paymentStillConfirming}</p>
+        <button type="button" className="btn-secondary" onClick={() => setAttempt((n) => n + 1)}>
+          Check again
+        </button>
+      </div>
+    );
+  }
+  if (state.kind === 'ended') {
+    return <p className="card" role="alert">{state.message}</p>;
   }
   if (state.kind === 'error') {
     return (
@@ -94,7 +130,7 @@ export default function OrderSummary() {
         })}
       </ul>
       <p className="mt-4 flex justify-between border-t border-border pt-4 font-semibold">
-        <span>Total paid (demonstration)</span>
+        <span>{order.paymentMethod === 'demo' ? 'Total paid (demonstration)' : 'Total paid'}</span>
         <span>{formatPrice(order.amount)}</span>
       </p>
     </section>

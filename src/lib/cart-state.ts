@@ -49,6 +49,36 @@ export const $cartItems = persistentAtom<CartItem[]>(CART_STORAGE_KEY, [], {
   encode: JSON.stringify,
   decode: decodeCart,
 });
+/**
+ * The checkout's idempotency key, kept with the cart: the same contents keep the same key (so a retry after
+ * a lost answer gets the first payment's order back instead of a conflict), and any change of contents
+ * makes a new one. Random, never derived from the contents: two buyers with equal carts must not share one.
+ */
+export const CHECKOUT_KEY_STORAGE_KEY = 'lumora-checkout-key';
+export const $checkoutKey = persistentAtom<{ cart: string; key: string } | null>(CHECKOUT_KEY_STORAGE_KEY, null, {
+  encode: JSON.stringify,
+  decode: (raw) => {
+    try {
+      const v = JSON.parse(raw) as { cart?: unknown; key?: unknown } | null;
+      return v && typeof v.cart === 'string' && typeof v.key === 'string' ? { cart: v.cart, key: v.key } : null;
+    } catch {
+      return null;
+    }
+  },
+});
+
+/** The cart's contents as the server sees them (ids in order), for matching the kept key. */
+export const cartSignature = (items: readonly CartItem[]) => items.map((i) => (i.packageId ? `p:${i.packageId}` : `t:${i.transformationId ?? ''}`)).join(',');
+
+/** The idempotency key of the current cart: the kept one if the contents are unchanged, else a new one. */
+export function checkoutKeyFor(items: readonly CartItem[]): string {
+  const cart = cartSignature(items), kept = $checkoutKey.get();
+  if (kept && kept.cart === cart) return kept.key;
+  const key = crypto.randomUUID();
+  $checkoutKey.set({ cart, key });
+  return key;
+}
+
 export const $cartCount = computed($cartItems, (items) => items.length);
 export const $cartTotal = computed($cartItems, (items) => sumPrices(items.map((i) => i.price)));
 

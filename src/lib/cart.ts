@@ -1,8 +1,9 @@
 import { atom } from 'nanostores';
 import { ITEM_NAMES, ITEM_PRICES, findImagePackage } from './catalog';
+import { orderPageUrl } from './checkout-status';
 import { MSG } from './messages';
 import { previewUrl } from './tool/constants';
-import { $cartItems, $purchases, isDownloadLink, type CartItem } from './cart-state';
+import { $cartItems, $checkoutKey, $purchases, checkoutKeyFor, isDownloadLink, type CartItem } from './cart-state';
 
 export { $cartItems, $cartCount, $cartTotal, $purchases, CART_STORAGE_KEY, PURCHASES_STORAGE_KEY, type CartItem } from './cart-state';
 
@@ -91,7 +92,8 @@ export interface CheckoutSuccess extends ActionResult {
   paymentId: string;
   orderToken: string;
   amount: number;
-  successUrl: string;
+  /** Where the browser goes next: the success page (demo) or the payment provider's page (Stripe). */
+  redirectUrl: string;
 }
 
 interface CheckoutResponse {
@@ -100,7 +102,18 @@ interface CheckoutResponse {
   amount: number;
   orderToken: string;
   downloads?: unknown;
+  /** Present with real payments: the hosted payment page. */
+  checkoutUrl?: unknown;
 }
+
+/** The payment page the server names must be a web address, never a script or data URL. */
+const isWebUrl = (value: unknown): value is string => {
+  try {
+    return typeof value === 'string' && ['https:', 'http:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Keeps the clean-file links of an order (checkout answer or success page), keyed by transformation id, so
@@ -121,9 +134,11 @@ function isCheckoutResponse(data: unknown): data is CheckoutResponse {
 }
 
 /**
- * Pays for the cart with the demonstration checkout. The server prices every item; the browser sends
- * only ids and a fresh idempotency key per attempt, so a double click or a retried request can never
- * create a second payment.
+ * Pays for the cart. The server prices every item; the browser sends only ids and the cart's idempotency
+ * key (kept with the cart while its contents stay the same), so a double click or a retry after a lost answer
+ * returns the first payment's order and can never create a second payment. With the demo checkout the order
+ * is paid at once; with Stripe the answer names the payment page, and the cart stays until the success page
+ * confirms the payment (cancelling there brings the buyer back to a full cart).
  */
 export async function checkout(fetchImpl: typeof fetch = fetch): Promise<CheckoutSuccess | ActionResult> {
   const items = $cartItems.get();
@@ -132,7 +147,7 @@ export async function checkout(fetchImpl: typeof fetch = fetch): Promise<Checkou
   $cartProcessing.set(true);
   try {
     const body = {
-      idempotencyKey: crypto.randomUUID(),
+      idempotencyKey: checkoutKeyFor(items),
       items: items.map((item) =>
         item.packageId ? { packageId: item.packageId } : { transformationId: item.transformationId ?? '' },
       ),
@@ -144,14 +159,20 @@ export async function checkout(fetchImpl: typeof fetch = fetch): Promise<Checkou
     });
     const data: unknown = await response.json().catch(() => ({}));
     if (!response.ok || !isCheckoutResponse(data)) {
+      // The server answered, so nothing was lost: the next attempt gets a fresh key (a payment the key
+      // belonged to may have expired or failed and cannot be replayed).
+      $checkoutKey.set(null);
       const error = (data as { error?: unknown })?.error;
       return { ok: false, message: MSG.checkoutFailed(typeof error === 'string' ? error : undefined) };
     }
+    const { paymentId, orderToken, amount, checkoutUrl } = data;
+    if (checkoutUrl !== undefined) {
+      if (!isWebUrl(checkoutUrl)) return { ok: false, message: MSG.checkoutFailed() };
+      return { ok: true, message: MSG.checkoutRedirecting, paymentId, orderToken, amount, redirectUrl: checkoutUrl };
+    }
     rememberDownloads(data.downloads);
     setTimeout(clearCart, CART_CLEAR_DELAY_MS);
-    const { paymentId, orderToken, amount } = data;
-    const successUrl = `/checkout/success?order=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(orderToken)}`;
-    return { ok: true, message: MSG.checkoutSuccess, paymentId, orderToken, amount, successUrl };
+    return { ok: true, message: MSG.checkoutSuccess, paymentId, orderToken, amount, redirectUrl: orderPageUrl({ paymentId, orderToken }) };
   } catch (error) {
     return { ok: false, message: MSG.checkoutFailed(error instanceof Error ? error.message : undefined) };
   } finally {

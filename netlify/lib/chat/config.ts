@@ -10,6 +10,8 @@ export interface ChatConfig {
   siteUrl: string;
   appTitle: string;
   rateLimit: { max: number; windowSeconds: number };
+  /** Site-wide daily budget on the operator's key: requests, and estimated tokens (prompt + reply cap). */
+  dailyBudget: { requests: number; tokens: number };
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
 }
@@ -33,6 +35,10 @@ export function readChatConfig(env: Env = process.env): ChatConfig {
     rateLimit: {
       max: positiveInt(env.CHAT_RATE_LIMIT_MAX, 20),
       windowSeconds: positiveInt(env.CHAT_RATE_LIMIT_WINDOW_SECONDS, 300),
+    },
+    dailyBudget: {
+      requests: positiveInt(env.CHAT_DAILY_REQUESTS, 2_000),
+      tokens: positiveInt(env.CHAT_DAILY_TOKENS, 4_000_000),
     },
     firstByteTimeoutMs: positiveInt(env.CHAT_FIRST_BYTE_TIMEOUT_MS, 30_000),
     idleTimeoutMs: positiveInt(env.CHAT_IDLE_TIMEOUT_MS, 30_000),

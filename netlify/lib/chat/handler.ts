@@ -1,7 +1,8 @@
 import { findAgent } from '../../../src/lib/chat/agents';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
 import { CHAT_LIMITS } from '../../../src/lib/chat/limits';
-import { chatRequestSchema, describeIssues } from '../../../src/lib/chat/schema';
+import { maxOutputTokens } from '../../../src/lib/chat/models';
+import { chatRequestSchema, countedChars, describeIssues } from '../../../src/lib/chat/schema';
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { clientKey } from './client-key';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
@@ -18,6 +19,19 @@ export interface ChatHandlerDeps {
 
 type Context = { ip?: string } | undefined;
 
+const DAY = 86_400;
+
+/** False when the browser says the request comes from another site (Sec-Fetch-Site, else Origin). */
+function sameSite(req: Request, siteUrl: string): boolean {
+  const fetchSite = req.headers.get('sec-fetch-site');
+  if (fetchSite) return fetchSite === 'same-origin';
+  const origin = req.headers.get('origin');
+  if (!origin) return true;
+  const allowed = [new URL(req.url).origin];
+  try { allowed.push(new URL(siteUrl).origin); } catch { /* no site URL configured */ }
+  return allowed.includes(origin);
+}
+
 /**
  * POST /api/chat. Order matters: everything that can refuse a request (method, size, configuration,
  * rate limit, validation) runs before anything is sent upstream.
@@ -28,12 +42,16 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
 
   return async (req: Request, context?: Context): Promise<Response> => {
     if (req.method !== 'POST') return errorResponse(405, CHAT_ERRORS.methodNotAllowed, { allow: 'POST' });
+    // Only this site's pages may spend the operator's key: a browser marks a cross-site request (Origin,
+    // Sec-Fetch-Site), and JSON only, since a form or text/plain POST needs no CORS preflight.
+    if (!(req.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return errorResponse(415, CHAT_ERRORS.jsonOnly);
 
     const tooLarge = () => errorResponse(413, CHAT_ERRORS.bodyTooLarge(Math.round(CHAT_LIMITS.maxBodyBytes / 1_000_000)));
     const declared = Number(req.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > CHAT_LIMITS.maxBodyBytes) return tooLarge();
 
     const config = getConfig();
+    if (!sameSite(req, config.siteUrl)) return errorResponse(403, CHAT_ERRORS.crossSite);
     const apiKey = config.apiKey;
     if (!apiKey) {
       logChatSetupHint();
@@ -41,7 +59,7 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     }
 
     const { max, windowSeconds } = config.rateLimit;
-    const limit = await getLimiter().hit(await clientKey(req, context), max, windowSeconds);
+    const limit = await getLimiter().hit(clientKey(context), max, windowSeconds);
     if (!limit.allowed) {
       return errorResponse(429, CHAT_ERRORS.rateLimited(limit.retryAfter), { 'retry-after': String(limit.retryAfter) });
     }
@@ -59,9 +77,18 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     const { agentId, model, messages, ...sampling } = parsed.data;
     const agent = findAgent(agentId)!;
 
+    // The site-wide daily budget: requests, and tokens estimated as prompt characters / 4 plus the reply cap.
+    const maxTokens = maxOutputTokens(model);
+    const estimate = Math.ceil(messages.reduce((n, m) => n + countedChars(m.content), 0) / 4) + maxTokens;
+    const { requests, tokens } = config.dailyBudget;
+    const limiter = getLimiter();
+    for (const spent of [await limiter.hit('chat:budget:requests', requests, DAY), await limiter.hit('chat:budget:tokens', tokens, DAY, estimate)]) {
+      if (!spent.allowed) return errorResponse(503, CHAT_ERRORS.budgetSpent, { 'retry-after': String(spent.retryAfter) });
+    }
+
     const upstream = await openUpstream(
       { ...config, apiKey },
-      { model, messages: buildUpstreamMessages(agent, model, messages), ...sampling },
+      { model, messages: buildUpstreamMessages(agent, model, messages), ...sampling, max_tokens: maxTokens },
       req.signal,
     );
     if (!upstream.ok) return errorResponse(upstream.status, upstream.message);

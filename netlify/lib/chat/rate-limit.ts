@@ -10,7 +10,8 @@ export interface RateLimitResult {
 }
 
 export interface RateLimiter {
-  hit(key: string, maxHits: number, windowSeconds: number): Promise<RateLimitResult>;
+  /** Counts `weight` (default 1) on `key` in a fixed window of `windowSeconds`; refused above `maxHits`. */
+  hit(key: string, maxHits: number, windowSeconds: number, weight?: number): Promise<RateLimitResult>;
 }
 
 /** Fixed window per key, like the SQL function. */
@@ -19,7 +20,7 @@ export class MemoryRateLimiter implements RateLimiter {
 
   constructor(private now: () => number = Date.now) {}
 
-  async hit(key: string, maxHits: number, windowSeconds: number): Promise<RateLimitResult> {
+  async hit(key: string, maxHits: number, windowSeconds: number, weight = 1): Promise<RateLimitResult> {
     const now = this.now();
     const windowMs = windowSeconds * 1000;
     let entry = this.windows.get(key);
@@ -28,10 +29,10 @@ export class MemoryRateLimiter implements RateLimiter {
       this.windows.set(key, entry);
       this.sweep(now, windowMs);
     }
-    if (entry.hits >= maxHits) {
+    entry.hits += weight;
+    if (entry.hits > maxHits) {
       return { allowed: false, retryAfter: Math.max(1, Math.ceil((entry.start + windowMs - now) / 1000)) };
     }
-    entry.hits += 1;
     return { allowed: true, retryAfter: 0 };
   }
 
@@ -48,11 +49,12 @@ export type QueryFn = (text: string, params?: readonly unknown[]) => Promise<Rec
 export class SqlRateLimiter implements RateLimiter {
   constructor(private query: QueryFn) {}
 
-  async hit(key: string, maxHits: number, windowSeconds: number): Promise<RateLimitResult> {
-    const rows = await this.query('select allowed, retry_after from hit_rate_limit($1, $2, $3)', [
+  async hit(key: string, maxHits: number, windowSeconds: number, weight = 1): Promise<RateLimitResult> {
+    const rows = await this.query('select allowed, retry_after from hit_rate_limit($1, $2, $3, $4)', [
       key,
       maxHits,
       windowSeconds,
+      weight,
     ]);
     const row = rows[0];
     if (!row) throw new Error('hit_rate_limit returned no row');
@@ -70,16 +72,16 @@ export class FallbackRateLimiter implements RateLimiter {
     private warn: (message: string) => void = console.warn,
   ) {}
 
-  async hit(key: string, maxHits: number, windowSeconds: number): Promise<RateLimitResult> {
+  async hit(key: string, maxHits: number, windowSeconds: number, weight = 1): Promise<RateLimitResult> {
     if (!this.failed) {
       try {
-        return await this.primary.hit(key, maxHits, windowSeconds);
+        return await this.primary.hit(key, maxHits, windowSeconds, weight);
       } catch (error) {
         this.failed = true;
         this.warn(`[chat] rate-limit store failed, using in-memory limits: ${(error as Error).message}`);
       }
     }
-    return this.fallback.hit(key, maxHits, windowSeconds);
+    return this.fallback.hit(key, maxHits, windowSeconds, weight);
   }
 }
 

@@ -10,6 +10,8 @@ export interface UpstreamPayload {
   top_p: number;
   frequency_penalty: number;
   presence_penalty: number;
+  /** The reply cap of the model's price tier (MAX_OUTPUT_TOKENS): bounds what one request costs. */
+  max_tokens: number;
 }
 
 export type UpstreamOpen =

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { MSG } from '../../../src/lib/messages';
+import { clientId } from '../client-identity';
 import { hitRateLimit } from '../db/rate-limit';
 import { HttpError, errorResponse, json, JSON_BODY_LIMIT, readBytes, requireMethod, zodMessage } from '../http';
 import { HONEYPOT_FIELD } from './schemas';
@@ -40,7 +41,7 @@ export async function submitForm<S extends z.ZodType>(
     const parsed = form.schema.safeParse(fields);
     if (!parsed.success) throw new HttpError(400, zodMessage(parsed.error));
 
-    const limit = await hitRateLimit(`form:${form.name}:${clientIp(req, context)}`, RATE_LIMIT, RATE_WINDOW_SECONDS);
+    const limit = await hitRateLimit(`form:${form.name}:${clientId(context)}`, RATE_LIMIT, RATE_WINDOW_SECONDS);
     if (!limit.allowed) throw new HttpError(429, MSG.tooManyRequests, { 'Retry-After': String(limit.retryAfter) });
 
     return answer(isFormPost, back, await form.save(parsed.data));
@@ -74,11 +75,12 @@ function answer(isFormPost: boolean, back: string, message: string): Response {
 }
 
 /**
- * Where a form post returns: the form's own `redirect` field when it is a local path, else the
- * same-origin page it was posted from (Referer), else fallbackPath. Never another site.
+ * Where a form post returns: the form's own `redirect` field when it is one of the site's page paths, else
+ * the same-origin page it was posted from (Referer), else fallbackPath. Never another site.
  */
 function returnPath(req: Request, requested: unknown, fallbackPath: string): string {
-  if (typeof requested === 'string' && /^\/(?![/\\])/.test(requested)) return requested;
+  const local = typeof requested === 'string' ? sitePath(requested) : null;
+  if (local) return local;
   const referer = req.headers.get('referer');
   if (referer) {
     try {
@@ -91,6 +93,27 @@ function returnPath(req: Request, requested: unknown, fallbackPath: string): str
   return fallbackPath;
 }
 
+/** Site pages are made of slug segments only. */
+const PAGE_PATH = /^(\/[a-z0-9][a-z0-9-]*)*\/?$/;
+
+/**
+ * `requested` as a path of this site, or null. Checked after the URL parser has normalised it (dot
+ * segments, backslashes, encodings), so `/.//evil.example` or `/\evil.example` cannot turn into a
+ * protocol-relative address once the browser reads the Location header.
+ */
+export function sitePath(requested: string): string | null {
+  if (!requested.startsWith('/')) return null;
+  const base = 'http://site.invalid';
+  let url: URL;
+  try {
+    url = new URL(requested, base);
+  } catch {
+    return null;
+  }
+  if (url.origin !== base || !PAGE_PATH.test(url.pathname)) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
 /** 303 to a local path with the outcome (`sent=1` or `error=…`) in its query, keeping any #fragment. */
 function redirectTo(localPath: string, params: Record<string, string>): Response {
   const target = new URL(localPath, 'http://local');
@@ -101,8 +124,4 @@ function redirectTo(localPath: string, params: Record<string, string>): Response
     status: 303,
     headers: { Location: `${target.pathname}${target.search}${target.hash}`, 'Cache-Control': 'no-store' },
   });
-}
-
-function clientIp(req: Request, context: { ip?: string } | undefined): string {
-  return context?.ip || req.headers.get('x-nf-client-connection-ip') || 'unknown';
 }

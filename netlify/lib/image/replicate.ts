@@ -1,4 +1,5 @@
 import sharp, { type OutputInfo } from 'sharp';
+import { apiUrl, isAllowedOutputUrl, readOutput } from '../providers/replicate-urls';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { ColorizerError } from './errors';
 import { labToRgb, rgbBufferToLab } from './lab';
@@ -130,7 +131,8 @@ export function replicateColorizer(cfg: ReplicateConfig, extraInput: Record<stri
         while (pred.status !== 'succeeded') {
           if (pred.status === 'failed') throw new ColorizerError('The colorization service could not process this photo.', pred.error);
           if (pred.status === 'canceled' || pred.status === 'aborted') throw new ColorizerError('The colorization job was cancelled.');
-          const get = pred.urls?.get ?? (pred.id ? `${cfg.baseUrl}/v1/predictions/${pred.id}` : null);
+          const own = pred.id ? `${cfg.baseUrl}/v1/predictions/${pred.id}` : null;
+          const get = own ? apiUrl(pred.urls?.get, cfg.baseUrl, own) : null;
           if (!get) throw new ColorizerError('The colorization service returned an unexpected answer.');
           const wait = Math.min(cfg.pollMs, deadline - Date.now());
           if (wait <= 0) throw new ColorizerError(TIMED_OUT);
@@ -141,7 +143,7 @@ export function replicateColorizer(cfg: ReplicateConfig, extraInput: Record<stri
         }
       } catch (e) {
         // Stop paying for a prediction nobody will collect (best effort; it may be finished already).
-        const cancel = pred.urls?.cancel ?? (pred.id ? `${cfg.baseUrl}/v1/predictions/${pred.id}/cancel` : null);
+        const cancel = pred.id ? apiUrl(pred.urls?.cancel, cfg.baseUrl, `${cfg.baseUrl}/v1/predictions/${pred.id}/cancel`) : null;
         if (cancel && !SETTLED.includes(pred.status ?? '')) {
           await fetch(cancel, { method: 'POST', headers: auth, signal: AbortSignal.timeout(5000) }).catch(() => {});
         }
@@ -150,10 +152,11 @@ export function replicateColorizer(cfg: ReplicateConfig, extraInput: Record<stri
 
       const url = firstUrl(pred.output);
       if (!url) throw new ColorizerError('The colorization service returned no image.');
+      if (!url.startsWith('data:') && !isAllowedOutputUrl(url, cfg.baseUrl)) throw new ColorizerError('The colorization service named an output on a host it does not use.');
       const res = await call(url, {}, (s) => `The colorized image could not be downloaded from the colorization service (HTTP ${s}).`);
       let img: Buffer;
       try {
-        img = Buffer.from(await res.arrayBuffer());
+        img = await readOutput(res);
       } catch (e) {
         throw failed(e, 'The colorized image could not be downloaded from the colorization service.');
       }

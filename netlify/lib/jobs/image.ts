@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
+import { withRenderSlot } from './render-slots';
 import { query } from '../db';
 import { getStorage } from '../storage';
 import {
@@ -26,8 +27,12 @@ import {
   failTransformation,
   getTransformation,
   setTransformationPaths,
+  touchTransformation,
   type Transformation,
 } from '../transformations';
+
+/** How often a running image job stamps its row (well inside STALE_AFTER_SECONDS.image). */
+const HEARTBEAT_MS = 20_000;
 import { MSG } from '../../../src/lib/messages';
 import { BRAND, extensionFor, mimeFor, paths, viewUrl } from './media';
 
@@ -128,7 +133,9 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
       .toBuffer();
     await storage.put(paths.originalView(t.id), originalView, 'image/jpeg');
     written.push(paths.originalView(t.id));
-    const result = await restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt });
+    // A heartbeat while the render (or the hosted colorizer) works, so the stale-job sweep leaves it alone.
+    const heartbeat = setInterval(() => void touchTransformation(t.id).catch(() => {}), HEARTBEAT_MS);
+    const result = await withRenderSlot(() => restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt })).finally(() => clearInterval(heartbeat));
     const preview = await makePreview(result.image, BRAND);
     await storage.put(paths.imageResult(t.id), result.image, 'image/jpeg');
     written.push(paths.imageResult(t.id));
@@ -151,7 +158,11 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
     if (!done) throw new Error('transformation vanished while processing');
     return await answerFor(done);
   } catch (error) {
-    await failTransformation(t.id, error instanceof Error ? error.message : String(error)).catch(() => {});
+    // The row's error is shown to the buyer: only a message written for them, never raw exception text
+    // (which can carry storage paths); the details go to the log.
+    const answer = toHttpError(error);
+    if (!(answer instanceof HttpError)) console.error('[image] processing failed:', error);
+    await failTransformation(t.id, answer instanceof HttpError ? answer.message : MSG.imageError()).catch(() => {});
     await storage.remove(written).catch(() => {});
     throw toHttpError(error);
   }
@@ -209,7 +220,7 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let result;
   try {
-    result = await restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, heal, reference });
+    result = await withRenderSlot(() => restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, heal, reference }));
   } catch (error) {
     throw toHttpError(error);
   }

@@ -1,4 +1,5 @@
 import { HttpError } from '../http';
+import { clientId } from '../client-identity';
 import { hitRateLimit } from '../db/rate-limit';
 import { MSG } from '../../../src/lib/messages';
 
@@ -13,15 +14,12 @@ export const TOOL_LIMITS = {
   /** Heal brush re-renders: one per mark, undo or clear, so more of them than hints. */
   heal: { limit: 120, windowSeconds: 600 },
   video: { limit: 12, windowSeconds: 600 },
+  /** Signed upload grants (large files): each reserves a storage path, so a client cannot mint them in bulk. */
+  upload: { limit: 20, windowSeconds: 600 },
 } as const;
 
-export function clientIp(req: Request, context?: unknown): string {
-  const ip = (context as { ip?: string } | undefined)?.ip;
-  return ip || req.headers.get('x-nf-client-connection-ip') || 'unknown';
-}
-
-export async function enforceToolLimit(kind: keyof typeof TOOL_LIMITS, req: Request, context?: unknown): Promise<void> {
+export async function enforceToolLimit(kind: keyof typeof TOOL_LIMITS, context: unknown): Promise<void> {
   const { limit, windowSeconds } = TOOL_LIMITS[kind];
-  const result = await hitRateLimit(`tool:${kind}:${clientIp(req, context)}`, limit, windowSeconds);
+  const result = await hitRateLimit(`tool:${kind}:${clientId(context)}`, limit, windowSeconds);
   if (!result.allowed) throw new HttpError(429, MSG.tooManyRequests, { 'Retry-After': String(result.retryAfter) });
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
 import { query } from '../db';
@@ -86,7 +87,10 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
   const ext = header.format === 'jpeg' ? 'jpg' : 'png';
   const originalPath = paths.original(t.id, ext);
   try {
-    await getStorage().put(originalPath, bytes, `image/${header.format}`);
+    // Stored (and later shown back as originalImageUrl) without its metadata: a phone photo's EXIF carries
+    // where it was taken. The orientation is applied first, so nothing turns sideways.
+    const clean = await sharp(bytes, { limitInputPixels: 40_000_000 }).rotate().toFormat(header.format, { quality: 95 }).toBuffer();
+    await getStorage().put(originalPath, clean, `image/${header.format}`);
     if ('uploadId' in body) await discardUpload(body.uploadId);
     return (await setTransformationPaths(t.id, { originalPath }))!;
   } catch (error) {
@@ -110,8 +114,22 @@ const TRIGGER_TIMEOUT_MS = 10_000;
  * a trigger that arrives late anyway cannot render it twice (`claim`). VIDEO_JOB_RUNNER=inline forces
  * inline runs.
  */
-export async function startVideoJob(id: string, origin: string, runner = jobRunner()): Promise<JobRunner> {
-  if (runner === 'inline') {
+/**
+ * This deploy's own address, from the platform (DEPLOY_URL, else URL; `npm start` sets DEPLOY_URL to
+ * itself), never from a request's Host header, which a client could point at another server.
+ */
+export function deployOrigin(env: Record<string, string | undefined> = process.env): string | null {
+  const raw = env.DEPLOY_URL || env.URL;
+  if (!raw) return null;
+  try {
+    return new URL(raw).origin;
+  } catch {
+    return null;
+  }
+}
+
+export async function startVideoJob(id: string, runner = jobRunner(), origin = deployOrigin()): Promise<JobRunner> {
+  if (runner === 'inline' || !origin) {
     void runVideoJob(id);
     return 'inline';
   }

@@ -9,16 +9,22 @@ export interface CheckoutResult extends Order {
   replayed: boolean;
 }
 
+export type PaymentMethod = 'demo' | 'stripe';
+
 /**
- * Runs the demonstration checkout. Every rule (empty cart, unknown, duplicate, unfinished or already
- * purchased items, prices, idempotency) lives in the SQL function demo_checkout, in one transaction.
+ * Records the cart as one payment priced from the database. Every rule (empty cart, unknown, duplicate,
+ * unfinished or already purchased items, prices, idempotency) lives in the SQL function place_order, in
+ * one transaction. A demo payment is completed at once; a Stripe one stays pending until its webhook.
  */
-export async function demoCheckout(request: CheckoutRequest): Promise<CheckoutResult> {
+export async function placeOrder(request: CheckoutRequest, method: PaymentMethod): Promise<CheckoutResult> {
   const [row] = await query<{ payment_id: string; replayed: boolean }>(
-    'select payment_id, replayed from demo_checkout($1::jsonb, $2)',
-    [JSON.stringify(request.items), request.idempotencyKey],
+    'select payment_id, replayed from place_order($1::jsonb, $2, $3)',
+    [JSON.stringify(request.items), request.idempotencyKey, method],
   );
   const order = await getOrder(row!.payment_id);
   if (!order) throw new Error(`Payment ${row!.payment_id} vanished right after checkout`);
   return { ...order, orderToken: orderToken(order.paymentId), replayed: row!.replayed };
 }
+
+/** The demonstration checkout: method demo, status completed, the clean files released at once. */
+export const demoCheckout = (request: CheckoutRequest) => placeOrder(request, 'demo');

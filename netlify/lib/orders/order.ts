@@ -81,7 +81,8 @@ export async function getOrder(paymentId: string): Promise<Order | null> {
       ? { type: row.kind!, name: row.name ?? row.kind!, price: Number(row.price), transformationId: row.transformation_id }
       : { type: 'package', name: row.name ?? row.package_id!, price: Number(row.price), packageId: row.package_id! },
   );
-  const downloads = rows
+  // Clean files only for a paid order: a pending Stripe payment, a failed or refunded one lists none.
+  const downloads = first.status !== 'completed' ? [] : rows
     .filter((row) => row.transformation_id)
     .map((row) => ({
       transformationId: row.transformation_id!,

@@ -2,6 +2,7 @@ import { checkVideoInput } from './input';
 import { abortError } from './ffmpeg';
 import { finishHostedVideo } from './preview';
 import type { RenderOptions, RenderResult } from './render';
+import { apiUrl, isAllowedOutputUrl, readOutput } from '../providers/replicate-urls';
 
 // Hosted image-to-video through Replicate's predictions API: create → poll → download the MP4,
 // then the watermarked preview is made locally (the hosted model knows nothing of our brand).
@@ -134,8 +135,8 @@ export async function renderReplicate(image: Buffer, opts: RenderOptions, config
     : api<Prediction>(config, `${config.baseUrl}/v1/models/${owner}/${name}/predictions`, { method: 'POST', body: JSON.stringify({ input }) }, signal);
   let prediction = await create;
   if (!prediction?.id) throw new VideoEngineError('Video service returned no prediction id');
-  const getUrl = prediction.urls?.get ?? `${config.baseUrl}/v1/predictions/${prediction.id}`;
-  const cancelUrl = prediction.urls?.cancel ?? `${config.baseUrl}/v1/predictions/${prediction.id}/cancel`;
+  const getUrl = apiUrl(prediction.urls?.get, config.baseUrl, `${config.baseUrl}/v1/predictions/${prediction.id}`);
+  const cancelUrl = apiUrl(prediction.urls?.cancel, config.baseUrl, `${config.baseUrl}/v1/predictions/${prediction.id}/cancel`);
   const deadline = Date.now() + config.timeoutMs;
   let reported = 0;
   const report = (p: number) => {
@@ -172,9 +173,15 @@ export async function renderReplicate(image: Buffer, opts: RenderOptions, config
 
   const url = outputUrl(prediction.output);
   if (!url) throw new VideoEngineError('Video service returned no video');
+  if (!isAllowedOutputUrl(url, config.baseUrl)) throw new VideoEngineError('Video service named an output on a host it does not use');
   const res = await fetch(url, { signal });
   if (!res.ok) throw new VideoEngineError(`Could not download the generated video (${res.status})`);
-  const mp4 = Buffer.from(await res.arrayBuffer());
+  let mp4: Buffer;
+  try {
+    mp4 = await readOutput(res);
+  } catch (error) {
+    throw new VideoEngineError(error instanceof Error ? error.message : 'Could not download the generated video');
+  }
   report(0.85);
   const result = await finishHostedVideo(mp4, opts.watermarkText, {
     signal,

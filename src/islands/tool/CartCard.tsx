@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Film, ImageIcon, Trash2 } from 'lucide-react';
 import { $cartItems, $cartProcessing, $cartTotal, checkout, removeFromCart, thumbnailUrl, type CartItem } from '../../lib/cart';
 import { formatPrice } from '../../lib/catalog';
 import { MSG } from '../../lib/messages';
 import { toast } from '../../lib/toast';
+import { paymentMode } from '../../lib/tool/api';
 
 /** The cart card below the tabs (spec 000 §2.10, §4.6): items, total, Proceed to Checkout. */
 function Thumb({ item }: { item: CartItem }) {
@@ -25,12 +26,16 @@ export default function CartCard() {
   const items = useStore($cartItems);
   const total = useStore($cartTotal);
   const processing = useStore($cartProcessing);
+  const [mode, setMode] = useState<string | null>(null);
+  useEffect(() => {
+    void paymentMode().then(setMode);
+  }, []);
 
   const pay = async () => {
     const result = await checkout();
-    if (result.ok && 'successUrl' in result) {
+    if (result.ok && 'redirectUrl' in result) {
       toast.success(result.message);
-      window.location.assign(result.successUrl);
+      window.location.assign(result.redirectUrl);
     } else if (result.message === MSG.cartEmpty) {
       toast.error(MSG.cartEmpty);
     } else {
@@ -74,7 +79,8 @@ export default function CartCard() {
           {processing ? 'Processing…' : 'Proceed to Checkout'}
         </button>
       </div>
-      <p className="mt-2 text-xs text-muted">Demonstration checkout: no real payment is taken.</p>
+      {mode === 'demo' && <p className="mt-2 text-xs text-muted">Demonstration checkout: no real payment is taken.</p>}
+      {mode === 'stripe' && <p className="mt-2 text-xs text-muted">Secure payment by Stripe: you will enter your card details on Stripe's page.</p>}
     </section>
   );
 }

@@ -13,6 +13,9 @@ export const CHAT_ERRORS = {
   unreachable: `${MSG.chatFailedShort}: the AI service could not be reached.`,
   bodyTooLarge: (maxMb: number) => `The request is too large. Messages and attachments must stay under ${maxMb} MB in total.`,
   invalidJson: 'The request body must be valid JSON.',
+  jsonOnly: 'Send chat messages as application/json.',
+  crossSite: 'Chat requests are accepted from this site only.',
+  budgetSpent: 'The chat has reached its usage limit for today. Please try again tomorrow.',
   methodNotAllowed: 'Use POST to send chat messages.',
   rateLimited: (retryAfterSeconds: number) =>
     `Too many chat requests. Please try again in ${formatWait(retryAfterSeconds)}.`,

@@ -60,3 +60,14 @@ export interface ChatModelsResponse {
   /** Present when `configured` is false: the text the hub shows instead of the selector. */
   message?: string;
 }
+
+/**
+ * The most tokens a reply may have, by the model's price tier: the dearer the model, the shorter the cap,
+ * so one request can never cost more than a bounded amount on the operator's key.
+ */
+export const MAX_OUTPUT_TOKENS: Record<Cost, number> = { Free: 4096, $: 4096, $$: 2048, $$$: 2048, $$$$: 1024 };
+
+export function maxOutputTokens(modelId: string): number {
+  const model = (CHAT_MODELS as readonly ChatModel[]).find((m) => m.id === modelId);
+  return MAX_OUTPUT_TOKENS[model?.cost ?? '$$$$'];
+}

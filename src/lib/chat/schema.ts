@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AGENT_IDS } from './agents';
 import { MODEL_IDS } from './models';
 import { CHAT_LIMITS, SAMPLING, maxDataUrlChars } from './limits';
-import { isImageDataUrl, parseDataUrl } from './attachments';
+import { classifyAttachment, isImageDataUrl, parseDataUrl } from './attachments';
 import { CHAT_ERRORS } from './errors';
 
 /**
@@ -87,7 +87,7 @@ export const chatRequestSchema = z
     if (last && textOf(last.content).trim() === '' && typeof last.content === 'string') {
       ctx.addIssue({ code: 'custom', path: ['messages'], message: 'The message is blank.' });
     }
-    const total = request.messages.reduce((sum, m) => sum + textOf(m.content).length, 0);
+    const total = request.messages.reduce((sum, m) => sum + countedChars(m.content), 0);
     if (total > CHAT_LIMITS.maxTotalChars) {
       ctx.addIssue({
         code: 'custom',
@@ -101,6 +101,22 @@ export type ChatContentPart = z.infer<typeof contentPartSchema>;
 export type ChatRequestMessage = z.infer<typeof chatMessageSchema>;
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type ChatRequestInput = z.input<typeof chatRequestSchema>;
+
+/**
+ * Characters a message sends the model: its text, plus the decoded size of every text attachment (those are
+ * inlined for the model), so a conversation cannot pass the total cap through files.
+ */
+export function countedChars(content: ChatRequestMessage['content']): number {
+  if (typeof content === 'string') return content.length;
+  let n = 0;
+  for (const p of content) {
+    if (p.type === 'text') n += p.text.length + 1;
+    else if (p.type === 'file' && classifyAttachment(p.file.filename, parseDataUrl(p.file.file_data)?.mimeType) === 'text') {
+      n += Math.floor(((parseDataUrl(p.file.file_data)?.base64.length ?? 0) * 3) / 4);
+    }
+  }
+  return n;
+}
 
 /** The text of a message's content (attachment data excluded). */
 export function textOf(content: ChatRequestMessage['content']): string {

@@ -230,15 +230,29 @@ export async function waitForTransformation(
 
 export type VideoAvailability = 'unknown' | 'available' | 'unavailable';
 
+interface Health {
+  video?: { available?: boolean };
+  payments?: { mode?: string };
+}
+
+// One /api/health request per page, shared by the islands that read it.
+let health: Promise<Health | null> | undefined;
+function fetchHealth(): Promise<Health | null> {
+  health ??= fetch('/api/health', { cache: 'no-store' })
+    .then((res) => res.json() as Promise<Health>)
+    .catch(() => null);
+  return health;
+}
+
 /** §4.5: the connection test on load. The health answer's `video.available` decides; no answer → available. */
 export async function checkVideoAvailability(): Promise<VideoAvailability> {
-  try {
-    const res = await fetch('/api/health', { cache: 'no-store' });
-    const data = (await res.json()) as { video?: { available?: boolean } };
-    return data.video?.available === false ? 'unavailable' : 'available';
-  } catch {
-    return 'available';
-  }
+  const data = await fetchHealth();
+  return data?.video?.available === false ? 'unavailable' : 'available';
+}
+
+/** How the cart is paid on this deploy (`demo`, `stripe`), or null while unknown. */
+export async function paymentMode(): Promise<string | null> {
+  return (await fetchHealth())?.payments?.mode ?? null;
 }
 
 /** Saves a URL's bytes under `filename` (fetched as a blob so the name sticks across origins). */

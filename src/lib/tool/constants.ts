@@ -29,8 +29,6 @@ export const previewUrl = (transformationId: string) => `/api/transformations/${
 
 /** Poll interval of a running video job. */
 export const VIDEO_POLL_MS = 1500;
-/** A job whose row has not changed for this long is failed (its worker died). */
-export const STALE_JOB_SECONDS = 120;
 
 export const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/tiff': 'tif' };
 

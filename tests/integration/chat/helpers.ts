@@ -3,12 +3,11 @@ import { decodeEvent, type ChatStreamEvent } from '../../../src/lib/chat/stream-
 
 export const TEST_KEY = 'sk-or-v1-test-SECRET-0123456789abcdef';
 
-export function chatRequest(body: unknown, init: { ip?: string; headers?: Record<string, string> } = {}): Request {
+export function chatRequest(body: unknown, init: { headers?: Record<string, string> } = {}): Request {
   return new Request('http://localhost/api/chat', {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'x-forwarded-for': init.ip ?? '203.0.113.7',
       ...init.headers,
     },
     body: typeof body === 'string' ? body : JSON.stringify(body),

@@ -40,7 +40,7 @@ for (const backend of backends) {
       );
       expect(tables.map((t) => t.name).sort()).toEqual(
         ['catalog_prices', 'contact_messages', 'leads', 'media_transformations', 'newsletter_subscribers',
-          'payment_items', 'payments', 'rate_limits'].sort(),
+          'payment_items', 'payments', 'rate_limits', 'stripe_events'].sort(),
       );
       expect(tables.every((t) => t.rls)).toBe(true);
     });
@@ -221,7 +221,7 @@ for (const backend of backends) {
       await query(`alter table media_transformations disable trigger media_transformations_updated_at`);
       await query(`update media_transformations set updated_at = now() - interval '1 hour' where id = $1`, [stale.id]);
       await query(`alter table media_transformations enable trigger media_transformations_updated_at`);
-      expect(await failStaleJobs(600)).toBeGreaterThanOrEqual(1);
+      expect(await failStaleJobs({ image: 600, video: 600 })).toBeGreaterThanOrEqual(1);
       expect((await getTransformation(stale.id))!.status).toBe('failed');
       expect((await getTransformation(live.id))!.status).toBe('queued');
     });

@@ -5,6 +5,7 @@ import transformations from '../../../netlify/functions/transformations.mts';
 import files from '../../../netlify/functions/files.mts';
 import toolUploads from '../../../netlify/functions/tool-uploads.mts';
 import uploads from '../../../netlify/functions/uploads.mts';
+import maintenance from '../../../netlify/functions/maintenance.mts';
 import { query } from '../../../netlify/lib/db';
 import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
@@ -119,11 +120,12 @@ describe('POST /api/process-video', () => {
     expect(done).toMatchObject({ status: 'failed', error: 'Video generation timed out. Please try again.' });
   });
 
-  it('GET fails a stale job (no heartbeat) instead of leaving it processing', async () => {
+  it('the scheduled sweep fails a stale job (no heartbeat) instead of leaving it processing', async () => {
     const t = await queueVideo({ imageData: dataUrl(await greyPhoto(64, 64)), prompt: PROMPT, mode: 'standard', duration: 5 });
     await query('alter table media_transformations disable trigger media_transformations_updated_at');
     await query(`update media_transformations set status = 'processing', updated_at = now() - interval '10 minutes' where id = $1`, [t.id]);
     await query('alter table media_transformations enable trigger media_transformations_updated_at');
+    await maintenance();
     const { body } = await status(t.id);
     expect(body).toMatchObject({ status: 'failed', success: false });
     expect(body.error).toMatch(/try again/i);

@@ -129,12 +129,14 @@ describe('refusals', () => {
       [downloads, `/api/downloads/${'1'.repeat(36)}?token=x`],
       [transformations, '/api/transformations/nope'],
       [transformations, '/api/transformations/nope/preview'],
-      [transformations, '/api/transformations/%E0%A4%A/preview'],
     ] as const) {
       const res = await get(handler, path);
       expect(res.status, path).toBe(400);
       expect(await res.json()).toEqual({ success: false, error: MSG.invalidTransformationId });
     }
+    const broken = await get(transformations, '/api/transformations/%E0%A4%A/preview');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ success: false, error: MSG.badPathEncoding });
     const unknown = crypto.randomUUID();
     expect(await (await get(transformations, previewUrl(unknown))).json()).toEqual({ success: false, error: MSG.previewNotFound });
     expect((await get(transformations, `/api/transformations/${unknown}`)).status).toBe(404);

@@ -67,7 +67,7 @@ describe('checkout action', () => {
     expect(fetchImpl).not.toHaveBeenCalled();
   });
 
-  it('sends ids and a fresh idempotency key, never prices; empties the cart 1000 ms after success', async () => {
+  it('sends ids and the cart’s idempotency key, never prices; empties the cart 1000 ms after success', async () => {
     vi.useFakeTimers();
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
     addPackageToCart('basic-restoration');
@@ -88,6 +88,32 @@ describe('checkout action', () => {
     vi.advanceTimersByTime(1);
     expect($cartCount.get()).toBe(0);
     vi.useRealTimers();
+  });
+
+  it('a retry after a lost answer sends the same key; a changed cart gets a new one', async () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    const keys: string[] = [];
+    const lost = vi.fn(async (_url: string, init: RequestInit) => {
+      keys.push((JSON.parse(String(init.body)) as { idempotencyKey: string }).idempotencyKey);
+      throw new TypeError('network error');
+    });
+    await checkout(lost as unknown as typeof fetch).catch(() => {});
+    await checkout(lost as unknown as typeof fetch).catch(() => {});
+    addToCart({ type: 'image', imageUrl: '/b.jpg', transformationId: 't2' });
+    await checkout(lost as unknown as typeof fetch).catch(() => {});
+    expect(keys).toHaveLength(3);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    // An answered refusal (e.g. an expired payment page) frees the key: the next attempt is a new payment.
+    const refused = vi.fn(async (_url: string, init: RequestInit) => {
+      keys.push((JSON.parse(String(init.body)) as { idempotencyKey: string }).idempotencyKey);
+      return Response.json({ success: false, error: 'This checkout is no longer open' }, { status: 409 });
+    });
+    await checkout(refused as unknown as typeof fetch);
+    await checkout(refused as unknown as typeof fetch);
+    expect(keys[3]).toBe(keys[2]);
+    expect(keys[4]).not.toBe(keys[3]);
   });
 
   it('a double click sends one payment', async () => {
@@ -116,3 +142,25 @@ describe('checkout action', () => {
   });
 });
 
+
+describe('checkout action with real payments', () => {
+  it('sends the browser to the payment page and keeps the cart until the payment is confirmed', async () => {
+    vi.useFakeTimers();
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    const fetchImpl = vi.fn(async () =>
+      Response.json({ success: true, paymentId: 'p1', amount: 1.99, orderToken: 'tok', downloads: [], checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
+    );
+    const result = await checkout(fetchImpl as unknown as typeof fetch);
+    expect(result).toMatchObject({ ok: true, message: MSG.checkoutRedirecting, redirectUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' });
+    vi.advanceTimersByTime(5000);
+    expect($cartCount.get()).toBe(1);
+    vi.useRealTimers();
+  });
+
+  it('refuses a payment page that is not a web address', async () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    const fetchImpl = vi.fn(async () => Response.json({ success: true, paymentId: 'p1', amount: 1.99, orderToken: 'tok', checkoutUrl: 'javascript:alert(1)' }));
+    await expect(checkout(fetchImpl as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: MSG.checkoutFailed() });
+    expect($cartCount.get()).toBe(1);
+  });
+});

@@ -1,0 +1,168 @@
+import { toCents } from '../../../src/lib/money';
+import { withTransaction, type Queryable } from '../db';
+import { HttpError } from '../http';
+import type { StripeSettings } from './config';
+import { Stripe, stripeClient } from './stripe';
+
+/**
+ * What a verified Stripe event does to the order it names. Each change runs in one transaction that
+ * locks the payment row and records the event id, so a redelivered or replayed event changes nothing,
+ * and only forward moves are made (pending → completed | failed, pending | completed → refunded): events
+ * arriving twice or out of order cannot reopen a refunded order or fail a paid one.
+ */
+export interface EventOutcome {
+  applied: boolean;
+  /** The payment's status after the event (absent for events this site does not act on). */
+  status?: string;
+  reason?: string;
+}
+
+interface PaymentRow {
+  id: string;
+  amount: string;
+  currency: string;
+  status: string;
+  payment_method: string;
+  stripe_session_id: string | null;
+  [key: string]: unknown;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Verifies the signature over the raw body with the library; anything else is a 400 and changes nothing. */
+export function verifyEvent(raw: Buffer, signature: string | null, settings: StripeSettings): Stripe.Event {
+  if (!signature) throw new HttpError(400, 'Missing Stripe-Signature header');
+  try {
+    return stripeClient(settings).webhooks.constructEvent(raw, signature, settings.webhookSecret);
+  } catch (error) {
+    console.warn('[payments] webhook refused:', (error as Error).message);
+    throw new HttpError(400, 'Invalid Stripe signature');
+  }
+}
+
+export async function applyStripeEvent(event: Stripe.Event, settings: StripeSettings): Promise<EventOutcome> {
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+      return settleSession(event, settings, 'paid');
+    case 'checkout.session.expired':
+    case 'checkout.session.async_payment_failed':
+      return settleSession(event, settings, 'failed');
+    case 'charge.refunded':
+      return refundCharge(event, event.data.object);
+    default:
+      return { applied: false, reason: `event type ${event.type} is not used` };
+  }
+}
+
+/**
+ * The session is read back from Stripe rather than trusted from the event body: the current state
+ * decides (a late `completed` after an expiry, an async payment still unpaid), and the amount Stripe
+ * charged must equal the price this server recorded, or nothing is released.
+ */
+async function settleSession(
+  event: Stripe.Event,
+  settings: StripeSettings,
+  outcome: 'paid' | 'failed',
+): Promise<EventOutcome> {
+  const { id: sessionId } = event.data.object as Stripe.Checkout.Session;
+  const session = await stripeClient(settings).checkout.sessions.retrieve(sessionId);
+  const paymentId = session.metadata?.payment_id ?? '';
+  return withTransaction(async (tx) => {
+    const payment = await lockPayment(tx, 'id = $1', UUID.test(paymentId) ? paymentId : null);
+    if (!payment || payment.payment_method !== 'stripe') throw new HttpError(404, `No Stripe payment for Checkout Session ${session.id}`);
+    if (payment.stripe_session_id && payment.stripe_session_id !== session.id) {
+      throw new HttpError(409, `Checkout Session ${session.id} does not belong to payment ${payment.id}`);
+    }
+    if (!(await recordEvent(tx, event, payment.id))) return { applied: false, status: payment.status, reason: 'duplicate event' };
+    if (outcome === 'failed') {
+      if (payment.status !== 'pending') return { applied: false, status: payment.status, reason: `payment already ${payment.status}` };
+      await tx.query(`update payments set status = 'failed', stripe_session_id = $2 where id = $1`, [payment.id, session.id]);
+      return { applied: true, status: 'failed' };
+    }
+    const expected = toCents(Number(payment.amount));
+    if (session.amount_total !== expected || session.currency !== payment.currency.toLowerCase()) {
+      console.error(`[payments] payment ${payment.id}: Stripe charged ${session.amount_total} ${session.currency}, the order costs ${expected} ${payment.currency}; nothing released`);
+      throw new HttpError(409, 'The amount paid does not match the order');
+    }
+    if (session.payment_status !== 'paid') return { applied: false, status: payment.status, reason: 'payment not settled yet' };
+    if (payment.status !== 'pending') return { applied: false, status: payment.status, reason: `payment already ${payment.status}` };
+    const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+    await tx.query(
+      `update payments set status = 'completed', stripe_session_id = $2, stripe_payment_intent = $3 where id = $1`,
+      [payment.id, session.id, paymentIntent],
+    );
+    await releaseItems(tx, payment.id);
+    return { applied: true, status: 'completed' };
+  });
+}
+
+/** A full refund takes the files back; a partial one is left to the operator (Stripe shows it). */
+async function refundCharge(event: Stripe.Event, charge: Stripe.Charge): Promise<EventOutcome> {
+  const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
+  return withTransaction(async (tx) => {
+    const payment = await lockPayment(tx, 'stripe_payment_intent = $1', paymentIntent);
+    // Unknown until the completed event has landed: a 404 makes Stripe deliver the refund again later.
+    if (!payment) throw new HttpError(404, `No completed payment for PaymentIntent ${paymentIntent ?? '(none)'}`);
+    if (!(await recordEvent(tx, event, payment.id))) return { applied: false, status: payment.status, reason: 'duplicate event' };
+    if (!charge.refunded) return { applied: false, status: payment.status, reason: 'partial refund: downloads kept' };
+    if (payment.status === 'refunded') return { applied: false, status: payment.status, reason: 'payment already refunded' };
+    const sold = await tx.query<{ transformation_id: string | null }>(
+      `update payment_items set sold = false where payment_id = $1 and sold returning transformation_id`,
+      [payment.id],
+    );
+    const ids = sold.map((r) => r.transformation_id).filter((id): id is string => !!id);
+    await tx.query(`update media_transformations set purchased = false where id = any($1::uuid[])`, [ids]);
+    await tx.query(`update payments set status = 'refunded' where id = $1`, [payment.id]);
+    return { applied: true, status: 'refunded' };
+  });
+}
+
+async function lockPayment(tx: Queryable, where: string, value: string | null): Promise<PaymentRow | null> {
+  if (!value) return null;
+  const [row] = await tx.query<PaymentRow>(
+    `select id, amount, currency, status, payment_method, stripe_session_id from payments where ${where} for update`,
+    [value],
+  );
+  return row ?? null;
+}
+
+/** False when this event id was already applied (Stripe retries, or someone replays a captured event). */
+async function recordEvent(tx: Queryable, event: Stripe.Event, paymentId: string): Promise<boolean> {
+  const inserted = await tx.query(
+    `insert into stripe_events (id, type, payment_id) values ($1, $2, $3) on conflict (id) do nothing returning id`,
+    [event.id, event.type, paymentId],
+  );
+  return inserted.length > 0;
+}
+
+/**
+ * Sells the order's items, rows locked in id order like the checkout. An item another payment sold in
+ * the meantime (the buyer paid in two tabs) stays unsold here: the buyer keeps the download through the
+ * other payment, and the log says which payment to refund.
+ */
+async function releaseItems(tx: Queryable, paymentId: string): Promise<void> {
+  await tx.query(
+    `select m.id from media_transformations m join payment_items pi on pi.transformation_id = m.id
+      where pi.payment_id = $1 order by m.id for update of m`,
+    [paymentId],
+  );
+  const taken = await tx.query<{ id: string }>(
+    `select pi.transformation_id as id from payment_items pi
+      where pi.payment_id = $1 and exists (
+        select 1 from payment_items other where other.transformation_id = pi.transformation_id and other.sold)`,
+    [paymentId],
+  );
+  if (taken.length > 0) {
+    console.error(`[payments] payment ${paymentId} paid for items already sold (${taken.map((t) => t.id).join(', ')}); refund the duplicate in Stripe`);
+  }
+  await tx.query(
+    `update payment_items set sold = true where payment_id = $1 and (transformation_id is null or not (transformation_id = any($2::uuid[])))`,
+    [paymentId, taken.map((t) => t.id)],
+  );
+  await tx.query(
+    `update media_transformations set purchased = true
+      where id in (select transformation_id from payment_items where payment_id = $1 and sold)`,
+    [paymentId],
+  );
+}

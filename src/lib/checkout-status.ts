@@ -1,0 +1,44 @@
+/**
+ * The success page after a Stripe payment: Stripe sends the buyer back (`?session_id=…`) a moment before
+ * its webhook lands, so the page asks the server about the session until the order leaves `pending`.
+ */
+export interface PaidOrder {
+  paymentId: string;
+  orderToken: string;
+  amount: number;
+  status: 'pending' | 'completed' | 'failed' | 'refunded';
+  paymentMethod: string;
+  createdAt: string;
+  items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string }[];
+  downloads: { transformationId: string; url: string; filename: string }[];
+}
+
+export const CONFIRM_POLL = { intervalMs: 1500, attempts: 20 } as const;
+
+export const sessionOrderUrl = (sessionId: string) => `/api/checkout/sessions/${encodeURIComponent(sessionId)}`;
+
+/** The order once it is settled, or still pending after `attempts` looks; an unknown session throws. */
+export async function waitForPayment(
+  sessionId: string,
+  { fetchImpl = fetch, signal, ...poll }: { fetchImpl?: typeof fetch; signal?: AbortSignal; intervalMs?: number; attempts?: number } = {},
+): Promise<PaidOrder> {
+  const { intervalMs, attempts } = { ...CONFIRM_POLL, ...poll };
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetchImpl(sessionOrderUrl(sessionId), { signal, cache: 'no-store' });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok || !data.success) throw new Error(data.error || 'Could not load your order');
+    const order = data as PaidOrder;
+    if (order.status !== 'pending' || attempt >= attempts) return order;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, intervalMs);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(new DOMException('Aborted', 'AbortError'));
+      }, { once: true });
+    });
+  }
+}
+
+/** The permanent address of a settled order (the link the demo checkout gives), for reloads and bookmarks. */
+export const orderPageUrl = (order: Pick<PaidOrder, 'paymentId' | 'orderToken'>) =>
+  `/checkout/success?order=${encodeURIComponent(order.paymentId)}&token=${encodeURIComponent(order.orderToken)}`;

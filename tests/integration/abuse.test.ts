@@ -1,0 +1,374 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import chatFunction from '../../netlify/functions/chat.mts';
+import checkout from '../../netlify/functions/checkout.mts';
+import contact from '../../netlify/functions/contact.mts';
+import downloads from '../../netlify/functions/downloads.mts';
+import imageHints from '../../netlify/functions/image-hints.mts';
+import newsletter from '../../netlify/functions/newsletter.mts';
+import orders from '../../netlify/functions/orders.mts';
+import processImage from '../../netlify/functions/process-image.mts';
+import toolUploads from '../../netlify/functions/tool-uploads.mts';
+import transformations from '../../netlify/functions/transformations.mts';
+import { addressGroup, clientId } from '../../netlify/lib/client-identity';
+import { query } from '../../netlify/lib/db';
+import { HttpError } from '../../netlify/lib/http';
+import { runMaintenance } from '../../netlify/lib/jobs/maintenance';
+import { RENDER_SLOTS, withRenderSlot } from '../../netlify/lib/jobs/render-slots';
+import { deployOrigin, queueVideo } from '../../netlify/lib/jobs/video';
+import { apiUrl, isAllowedOutputUrl, OutputTooLargeError, readOutput } from '../../netlify/lib/providers/replicate-urls';
+import { getStorage } from '../../netlify/lib/storage';
+import { createTransformation, getTransformation } from '../../netlify/lib/transformations';
+import { CHAT_ERRORS } from '../../src/lib/chat/errors';
+import { MAX_OUTPUT_TOKENS } from '../../src/lib/chat/models';
+import { MSG } from '../../src/lib/messages';
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { TEST_KEY, validBody } from './chat/helpers';
+import { startEmbedded } from './platform/helpers/backends';
+import { countRows, newKey, seedCompleted } from './platform/helpers/seed';
+
+// The abuse corpus: each case drives the real functions (real Requests, the embedded database and storage)
+// the way an attacker or a failing network would, and checks the answer and that nothing was written or lost.
+const BASE = 'http://localhost:8888';
+let platform: Awaited<ReturnType<typeof startEmbedded>>;
+let fake: FakeOpenAI;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  platform = await startEmbedded();
+  fake = await startFakeOpenAI();
+});
+afterAll(async () => {
+  await fake?.close();
+  await platform?.stop();
+  process.env = { ...savedEnv };
+});
+
+/** A fresh, valid client address per call: each is its own rate-limit identity. */
+let nextClient = 1 + Math.floor(Math.random() * 2 ** 20);
+const client = () => { const n = nextClient++; return { ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` }; };
+const count = async (table: string) => Number((await query<{ n: number }>(`select count(*)::int as n from ${table}`))[0]!.n);
+
+describe('chat: the operator key cannot be run up', () => {
+  beforeEach(async () => {
+    fake.reset();
+    Object.assign(process.env, { CHAT_API_KEY: TEST_KEY, CHAT_API_BASE_URL: fake.baseUrl, PUBLIC_SITE_URL: 'https://lumora.test' });
+    for (const k of ['CHAT_DAILY_REQUESTS', 'CHAT_DAILY_TOKENS', 'CHAT_RATE_LIMIT_MAX']) delete process.env[k];
+    await query(`delete from rate_limits where key like 'chat:%'`);
+  });
+  const send = (body: unknown, headers: Record<string, string> = {}, ctx = client()) =>
+    chatFunction(new Request(`${BASE}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }), ctx as never);
+  const refused = async (res: Response, status: number, message: string) => {
+    expect(res.status).toBe(status);
+    expect((await res.json()).error).toBe(message);
+    expect(fake.requests).toHaveLength(0);
+  };
+
+  it.each([
+    ['text/plain (no CORS preflight)', { 'content-type': 'text/plain' }, 415, CHAT_ERRORS.jsonOnly],
+    ['a form post', { 'content-type': 'application/x-www-form-urlencoded' }, 415, CHAT_ERRORS.jsonOnly],
+    ['another site’s Origin', { origin: 'https://evil.example' }, 403, CHAT_ERRORS.crossSite],
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, 403, CHAT_ERRORS.crossSite],
+    ['Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }, 403, CHAT_ERRORS.crossSite],
+  ])('refuses %s before anything goes upstream', async (_, headers, status, message) => {
+    await refused(await send(validBody(), headers), status, message);
+  });
+
+  it('accepts this site’s own Origin (control)', async () => {
+    const res = await send(validBody(), { origin: 'https://lumora.test', 'sec-fetch-site': 'same-origin' });
+    expect(res.status).toBe(200);
+    await res.text();
+  });
+
+  it('counts a text attachment toward the 120k-character cap', async () => {
+    const big = Buffer.from('x'.repeat(130_000)).toString('base64');
+    const body = validBody({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarise' }, { type: 'file', file: { filename: 'notes.txt', file_data: `data:text/plain;base64,${big}` } }] }] });
+    const res = await send(body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/too long/);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('caps the reply length per model from one table', async () => {
+    const res = await send(validBody({ model: 'anthropic/claude-3-opus' }));
+    await res.text();
+    expect((fake.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(MAX_OUTPUT_TOKENS.$$$$);
+  });
+
+  it('a forged X-Forwarded-For or a rotating IPv6 address in one /64 buys no fresh limit', async () => {
+    process.env.CHAT_RATE_LIMIT_MAX = '2';
+    for (let i = 0; i < 2; i++) await (await send(validBody(), { 'x-forwarded-for': `198.51.100.${i}` }, { ip: `2001:db8:7:7::${i + 1}` })).text();
+    await refused2(await send(validBody(), { 'x-forwarded-for': '198.51.100.99' }, { ip: '2001:db8:7:7:ffff::9' }));
+    async function refused2(res: Response) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('stops every client once the site’s daily request budget is spent (in SQL, across instances)', async () => {
+    process.env.CHAT_DAILY_REQUESTS = '2';
+    for (let i = 0; i < 2; i++) expect((await send(validBody())).status).toBe(200);
+    const res = await send(validBody());
+    expect(res.status).toBe(503);
+    expect((await res.json()).error).toBe(CHAT_ERRORS.budgetSpent);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('stops once the day’s estimated tokens are spent', async () => {
+    process.env.CHAT_DAILY_TOKENS = String(MAX_OUTPUT_TOKENS.$$$$ + 200);
+    expect((await send(validBody({ model: 'anthropic/claude-3-opus' }))).status).toBe(200);
+    const res = await send(validBody({ model: 'anthropic/claude-3-opus' }));
+    expect(res.status).toBe(503);
+    expect((await res.json()).error).toBe(CHAT_ERRORS.budgetSpent);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('forms: no open redirect, nothing to learn, no evasion', () => {
+  const formPost = (fields: Record<string, string>, ctx = client()) =>
+    contact(new Request(`${BASE}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${BASE}/contact` },
+      body: new URLSearchParams({ name: 'Ann', email: 'ann@example.com', message: 'Hello there', ...fields }).toString(),
+    }), ctx as never);
+
+  it.each(['/.//evil.example', '//evil.example', '/\\evil.example', 'https://evil.example/', '/%2F%2Fevil.example', '/./\\/evil.example', '/../..//evil.example'])(
+    'redirect=%s goes back to the page it came from, never elsewhere',
+    async (redirect) => {
+      const res = await formPost({ redirect });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/contact?sent=1');
+    },
+  );
+
+  it('a site path with a fragment is honoured (control)', async () => {
+    expect((await formPost({ redirect: '/services/ai-consulting#form' })).headers.get('location')).toBe('/services/ai-consulting?sent=1#form');
+  });
+
+  it('the newsletter answers a known address exactly like a new one', async () => {
+    const sign = (email: string) => newsletter(new Request(`${BASE}/api/newsletter`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) }), client() as never);
+    const email = `known.${Date.now()}@example.com`;
+    const first = await (await sign(email)).json();
+    const again = await (await sign(email)).json();
+    expect(again).toEqual(first);
+    expect(first).toEqual({ success: true, message: MSG.newsletterSubscribed });
+  });
+
+  it('a forged X-Forwarded-For does not evade the form limit, and refused posts store nothing', async () => {
+    const ctx = client();
+    const post = (i: number) => contact(new Request(`${BASE}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` }, body: JSON.stringify({ name: 'R', email: 'r@example.com', message: `message ${i}` }) }), ctx as never);
+    for (let i = 0; i < 10; i++) expect((await post(i)).status).toBe(200);
+    const before = await count('contact_messages');
+    expect((await post(99)).status).toBe(429);
+    expect(await count('contact_messages')).toBe(before);
+  });
+});
+
+describe('uploads and renders cannot exhaust the server', () => {
+  const grant = (body: unknown, ctx = client()) =>
+    toolUploads(new Request(`${BASE}/api/tool-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), ctx as never);
+
+  it('30 parallel upload grants from one client: 20 granted, 10 refused with Retry-After', async () => {
+    const ctx = client();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => grant({ kind: 'image', contentType: 'image/jpeg', size: 1000 }, ctx)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    const refused = answers.find((r) => r.status === 429)!;
+    expect((await refused.json()).error).toBe(MSG.tooManyRequests);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['a type it cannot render', { kind: 'image', contentType: 'image/gif', size: 1000 }, MSG.imageInvalidType],
+    ['over 15 MB', { kind: 'image', contentType: 'image/jpeg', size: 16 * 1024 * 1024 }, MSG.uploadTooLarge],
+  ])('refuses a grant for %s', async (_, body, message) => {
+    const res = await grant(body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(message);
+  });
+
+  it('processing an upload id that was never uploaded is a 400 and creates no job', async () => {
+    const before = await count('media_transformations');
+    const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ uploadId: `${'a'.repeat(32)}.jpg`, model: 'sd-xl', prompt: 'colour' }) }), client() as never);
+    expect(res.status).toBe(400);
+    expect(await count('media_transformations')).toBe(before);
+  });
+
+  it('renders beyond the running and waiting slots are answered 503 at once; the queue runs in order', async () => {
+    const gates: (() => void)[] = [];
+    const order: number[] = [];
+    const jobs = Array.from({ length: RENDER_SLOTS.running + RENDER_SLOTS.waiting }, (_, i) =>
+      withRenderSlot(() => new Promise<number>((resolve) => gates.push(() => { order.push(i); resolve(i); }))));
+    const extra = withRenderSlot(async () => 'never');
+    await expect(extra).rejects.toMatchObject({ status: 503, message: MSG.renderBusy });
+    await expect(extra).rejects.toBeInstanceOf(HttpError);
+    // Release one at a time: each release lets exactly the next waiting render start.
+    for (let k = 0; k < jobs.length; k++) {
+      await new Promise((r) => setTimeout(r, 0));
+      gates.shift()!();
+    }
+    expect(await Promise.all(jobs)).toEqual(jobs.map((_, i) => i));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+});
+
+describe('tool: bad addresses, dead jobs, private metadata', () => {
+  it.each([
+    ['a status read', () => transformations(new Request(`${BASE}/api/transformations/%E0%A4%A`), {})],
+    ['colour hints', () => imageHints(new Request(`${BASE}/api/transformations/%E0%A4%A/hints`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hints":[]}' }), client())],
+    ['an order', () => orders(new Request(`${BASE}/api/orders/%E0%A4%A?token=x`), {})],
+    ['a download', () => downloads(new Request(`${BASE}/api/downloads/%E0%A4%A?token=x`), {})],
+  ])('a broken percent-encoding in %s is a 400, not a 500', async (_, call) => {
+    const res = await call();
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe(MSG.badPathEncoding);
+  });
+
+  it('a status read changes nothing; the scheduled sweep fails only jobs past their own kind’s deadline', async () => {
+    const slowImage = await createTransformation({ kind: 'image', status: 'processing' });
+    const deadVideo = await createTransformation({ kind: 'video', status: 'processing' });
+    const deadImage = await createTransformation({ kind: 'image', status: 'processing' });
+    const age = async (id: string, seconds: number) => {
+      await query(`alter table media_transformations disable trigger media_transformations_updated_at`);
+      await query(`update media_transformations set updated_at = now() - make_interval(secs => $2::int) where id = $1`, [id, seconds]);
+      await query(`alter table media_transformations enable trigger media_transformations_updated_at`);
+    };
+    await age(slowImage.id, 150); // slower than the old 120 s sweep, still inside the image deadline
+    await age(deadVideo.id, 150);
+    await age(deadImage.id, 3600);
+    const read = await transformations(new Request(`${BASE}/api/transformations/${deadVideo.id}`), {});
+    expect((await read.json()).status).toBe('processing');
+    await runMaintenance();
+    expect((await getTransformation(slowImage.id))!.status).toBe('processing');
+    expect((await getTransformation(deadVideo.id))).toMatchObject({ status: 'failed', error: 'Video generation stopped responding. Please try again.' });
+    expect((await getTransformation(deadImage.id))).toMatchObject({ status: 'failed', error: 'Processing stopped responding. Please try again.' });
+  });
+
+  it('a photo for a video is stored, and shown back, without its EXIF (no GPS)', async () => {
+    const withGps = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } })
+      .withExif({ IFD0: { Make: 'PhoneCo', Model: 'Snap 9' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
+      .jpeg().toBuffer();
+    expect((await sharp(withGps).metadata()).exif).toBeDefined();
+    process.env.VIDEO_ENGINE = process.env.VIDEO_ENGINE ?? 'local';
+    let t;
+    try {
+      t = await queueVideo({ imageData: `data:image/jpeg;base64,${withGps.toString('base64')}`, prompt: 'gentle waves', mode: 'standard' } as never);
+    } catch (error) {
+      // Without ffmpeg the video engine is unavailable and nothing is queued: nothing to check here.
+      expect((error as HttpError).status).toBe(503);
+      return;
+    }
+    const stored = (await getStorage().get(t.originalPath!))!;
+    expect((await sharp(stored).metadata()).exif).toBeUndefined();
+  });
+
+  it('the video job is triggered on the deploy’s configured address, never a request’s Host', () => {
+    expect(deployOrigin({})).toBeNull();
+    expect(deployOrigin({ URL: 'https://lumora.example', DEPLOY_URL: 'https://abc--lumora.netlify.app' })).toBe('https://abc--lumora.netlify.app');
+    expect(deployOrigin({ URL: 'https://lumora.example/' })).toBe('https://lumora.example');
+  });
+});
+
+describe('checkout: retries never lose an order or pay twice', () => {
+  const pay = (body: unknown) =>
+    checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), {});
+
+  it('20 parallel retries of one cart make one payment, and every retry gets the same order back', async () => {
+    const item = await seedCompleted();
+    const before = await countRows();
+    const request = { items: [{ transformationId: item.id }], idempotencyKey: newKey() };
+    const answers = await Promise.all(Array.from({ length: 20 }, async () => { const r = await pay(request); return { status: r.status, body: await r.json() }; }));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((a) => a.body.paymentId)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.body.orderToken)).size).toBe(1);
+    expect(new Set(answers.map((a) => JSON.stringify(a.body.downloads))).size).toBe(1);
+    const after = await countRows();
+    expect(after.payments - before.payments).toBe(1);
+    expect(after.items - before.items).toBe(1);
+  });
+
+  it('the same key with another cart is refused and writes nothing', async () => {
+    const [a, b] = [await seedCompleted(), await seedCompleted()];
+    const key = newKey();
+    expect((await pay({ items: [{ transformationId: a.id }], idempotencyKey: key })).status).toBe(200);
+    const before = await countRows();
+    const res = await pay({ items: [{ transformationId: b.id }], idempotencyKey: key });
+    expect(res.status).toBe(409);
+    expect(await countRows()).toEqual(before);
+    expect((await getTransformation(b.id))!.purchased).toBe(false);
+  });
+
+  it('a price sent by the client is refused; the server prices the cart', async () => {
+    const item = await seedCompleted();
+    const before = await countRows();
+    const res = await pay({ items: [{ transformationId: item.id, price: 0 }], idempotencyKey: newKey() });
+    if (res.status === 200) expect((await res.json()).amount).toBe(1.99);
+    else {
+      expect(res.status).toBe(400);
+      expect(await countRows()).toEqual(before);
+    }
+  });
+
+  it('an unfinished result cannot be bought', async () => {
+    const t = await createTransformation({ kind: 'image', status: 'processing' });
+    const before = await countRows();
+    const res = await pay({ items: [{ transformationId: t.id }], idempotencyKey: newKey() });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(await countRows()).toEqual(before);
+  });
+});
+
+describe('downloads: only with the order’s token, only when paid', () => {
+  it('a forged token gets nothing', async () => {
+    const item = await seedCompleted();
+    const res = await downloads(new Request(`${BASE}/api/downloads/${item.id}?token=${'A'.repeat(43)}`), {});
+    expect([403, 404]).toContain(res.status);
+    expect(res.headers.get('content-type')).toMatch(/json/);
+  });
+
+  it('an order read with another order’s token gets nothing', async () => {
+    const [a, b] = [await seedCompleted(), await seedCompleted()];
+    const pay = async (id: string) => (await (await checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ transformationId: id }], idempotencyKey: newKey() }) }), {})).json());
+    const [first, second] = [await pay(a.id), await pay(b.id)];
+    const res = await orders(new Request(`${BASE}/api/orders/${first.paymentId}?token=${second.orderToken}`), {});
+    expect([403, 404]).toContain(res.status);
+  });
+});
+
+describe('providers: the token stays home, downloads are bounded', () => {
+  const base = 'https://api.replicate.com';
+  it('follows a prediction’s URLs only on the API’s own origin', () => {
+    expect(apiUrl('https://api.replicate.com/v1/predictions/x', base, 'fallback')).toBe('https://api.replicate.com/v1/predictions/x');
+    expect(apiUrl('https://evil.example/steal', base, 'fallback')).toBe('fallback');
+    expect(apiUrl('not a url', base, 'fallback')).toBe('fallback');
+  });
+  it.each([
+    ['http://169.254.169.254/latest/meta-data', false],
+    ['http://replicate.delivery/x.png', false],
+    ['https://evilreplicate.delivery/x.png', false],
+    ['https://replicate.delivery/pbxt/x.png', true],
+    ['https://api.replicate.com/files/x.png', true],
+  ])('output %s allowed: %s', (url, allowed) => {
+    expect(isAllowedOutputUrl(url, base)).toBe(allowed);
+  });
+  it('an output over the cap is refused while streaming, undeclared or not', async () => {
+    const body = new ReadableStream<Uint8Array>({ pull(c) { c.enqueue(new Uint8Array(1024)); } });
+    await expect(readOutput(new Response(body), 10_000)).rejects.toBeInstanceOf(OutputTooLargeError);
+    await expect(readOutput(new Response('x'.repeat(100), { headers: { 'content-length': '100' } }), 50)).rejects.toBeInstanceOf(OutputTooLargeError);
+  });
+});
+
+describe('one client identity', () => {
+  it('groups IPv6 by /64, maps IPv4-mapped addresses, and never reads headers', () => {
+    expect(addressGroup('2001:db8:1:2:aaaa::1')).toBe(addressGroup('2001:db8:1:2:bbbb:cccc:dddd:eeee'));
+    expect(addressGroup('2001:db8:1:3::1')).not.toBe(addressGroup('2001:db8:1:2::1'));
+    expect(addressGroup('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressGroup('forged, 10.0.0.1')).toBeNull();
+    expect(clientId({ ip: '192.0.2.1' })).toBe(clientId({ ip: '::ffff:192.0.2.1' }));
+    expect(clientId({ ip: '192.0.2.1' })).not.toContain('192.0.2.1');
+    expect(clientId(undefined)).toBe(clientId({ ip: 'not an address' }));
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it, vi } from 'vitest';
+import { orderPageUrl, sessionOrderUrl, waitForPayment } from '../../../src/lib/checkout-status';
+
+const order = (status: string) => ({ success: true, paymentId: 'p1', orderToken: 't/1', status, amount: 1.99, items: [], downloads: [] });
+
+describe('waitForPayment', () => {
+  it('asks about the session until the webhook has settled the order', async () => {
+    const answers = ['pending', 'pending', 'completed'];
+    const fetchImpl = vi.fn(async () => Response.json(order(answers.shift()!)));
+    const paid = await waitForPayment('cs_test_1', { fetchImpl: fetchImpl as unknown as typeof fetch, intervalMs: 1 });
+    expect(paid.status).toBe('completed');
+    expect(fetchImpl).toHaveBeenCalledTimes(3);
+    expect(fetchImpl.mock.calls[0]).toEqual([sessionOrderUrl('cs_test_1'), expect.objectContaining({ cache: 'no-store' })]);
+  });
+
+  it('stops after the last attempt with the order still pending', async () => {
+    const fetchImpl = vi.fn(async () => Response.json(order('pending')));
+    const result = await waitForPayment('cs_test_1', { fetchImpl: fetchImpl as unknown as typeof fetch, intervalMs: 1, attempts: 3 });
+    expect(result.status).toBe('pending');
+    expect(fetchImpl).toHaveBeenCalledTimes(3);
+  });
+
+  it('throws the server message for an unknown session, and stops when aborted', async () => {
+    const missing = vi.fn(async () => Response.json({ success: false, error: 'Order not found' }, { status: 404 }));
+    await expect(waitForPayment('cs_test_x', { fetchImpl: missing as unknown as typeof fetch })).rejects.toThrow('Order not found');
+    const controller = new AbortController();
+    const pending = vi.fn(async () => Response.json(order('pending')));
+    const waiting = waitForPayment('cs_test_1', { fetchImpl: pending as unknown as typeof fetch, signal: controller.signal, intervalMs: 10_000 });
+    setTimeout(() => controller.abort(), 5);
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('gives the permanent order address with encoded values', () => {
+    expect(orderPageUrl({ paymentId: 'p1', orderToken: 't/1' })).toBe('/checkout/success?order=p1&token=t%2F1');
+  });
+});
