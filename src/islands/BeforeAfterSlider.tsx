@@ -9,6 +9,7 @@ import {
   type ImageLoadState,
 } from '../lib/before-after';
 import { MSG } from '../lib/messages';
+import Watermark from './Watermark';
 import { site } from '../lib/site';
 
 /**
@@ -128,14 +129,7 @@ export default function BeforeAfterSlider({
         />
         <span className="absolute left-3 top-3 rounded bg-black/70 px-2 py-1 text-xs font-semibold text-white">{beforeLabel}</span>
         <span className="absolute right-3 top-3 rounded bg-black/70 px-2 py-1 text-xs font-semibold text-white">{afterLabel}</span>
-        <span
-          aria-hidden="true"
-          className="pointer-events-none absolute inset-0 grid place-items-center text-3xl font-extrabold tracking-widest text-white sm:text-5xl"
-          style={{ opacity: 0.6, textShadow: '0 2px 8px rgba(0,0,0,.6)' }}
-          data-watermark
-        >
-          {watermarkText}
-        </span>
+        <Watermark text={watermarkText} />
         <div
           role="slider"
           tabIndex={0}

@@ -3,12 +3,14 @@ import { clearCart, rememberDownloads } from '../lib/cart';
 import { formatPrice } from '../lib/catalog';
 import { orderPageUrl, waitForPayment, type PaidOrder } from '../lib/checkout-status';
 import { MSG } from '../lib/messages';
+import { firstTimeInSession } from '../lib/once';
+import { toast } from '../lib/toast';
 
 /**
  * The success page's live part. After a demo checkout (`?order=<paymentId>&token=<orderToken>`) it lists
  * the order with its download links and empties the cart. After Stripe (`?session_id=…`) it says the
  * payment is being confirmed and asks again until the verified webhook has landed; only a completed
- * payment empties the cart and lists downloads.
+ * payment empties the cart, lists downloads and toasts the success.
  */
 type Order = Omit<PaidOrder, 'orderToken'>;
 
@@ -39,6 +41,8 @@ export default function OrderSummary() {
       // The tool's Download gives these clean files from now on, wherever the order was paid.
       rememberDownloads(loaded.downloads);
       setState({ kind: 'loaded', order: loaded });
+      // Toasted here, after the redirect, where the buyer can read it; once per order, not on every reload.
+      if (firstTimeInSession(`lumora:order-toasted:${loaded.paymentId}`)) toast.success(MSG.checkoutSuccess);
     };
 
     if (sessionId) {

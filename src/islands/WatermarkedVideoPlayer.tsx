@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState, type MouseEvent } from 'react';
 import { Maximize, Minimize, Pause, Play, RotateCcw, Volume2, VolumeX } from 'lucide-react';
 import { toast } from '../lib/toast';
 import { MSG } from '../lib/messages';
 import { site } from '../lib/site';
+import Watermark from './Watermark';
 import {
   CONTROLS_HIDE_MS,
   REPLAY_DELAY_MS,
@@ -17,18 +18,51 @@ import {
 } from '../lib/video-player';
 
 /**
- * Watermarked video player (spec 000 §2.12, §4.7): the brand watermark over the picture, downloads blocked
- * (no native controls, `controlsList="nodownload"`, right-click refused), play/pause, seek, volume, mute
- * and fullscreen — all buttons and sliders with labels, so it works by keyboard and screen reader too.
+ * The one watermarked video player, for tool results and every sample video: the brand watermark over the
+ * picture, downloads blocked (no native controls, `controlsList="nodownload"`, right-click refused with a
+ * toast), autoplay retried, controls that hide while playing, short clips replayed, Retry after a load
+ * error, double-click fullscreen — all buttons and sliders labelled, so it works by keyboard and screen reader.
+ *
+ * With a `poster` it starts as that image and a Play button (server-rendered, so the page shows it before and
+ * without JavaScript); the video file is fetched only when the visitor presses Play.
  */
+export interface VideoPoster {
+  src: string;
+  srcSet?: string;
+  sizes?: string;
+  width: number;
+  height: number;
+}
+
 export interface WatermarkedVideoPlayerProps {
   videoUrl: string;
   className?: string;
+  /** The overlay text; an empty string shows none (the studio's own showreel, for example). */
   watermarkText?: string;
+  /** What the video shows, for assistive technology and the poster's Play button. */
+  title?: string;
+  poster?: VideoPoster;
+  /** A fixed frame for sample grids; without it the video keeps its own proportions. */
+  aspect?: 'landscape' | 'portrait';
 }
 
-export default function WatermarkedVideoPlayer({ videoUrl, className = '', watermarkText = site.brand }: WatermarkedVideoPlayerProps) {
+const ASPECT_CLASS = { landscape: 'aspect-video', portrait: 'aspect-[9/16]' } as const;
+
+const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+
+export default function WatermarkedVideoPlayer({
+  videoUrl,
+  className = '',
+  watermarkText = site.brand,
+  title = 'Video',
+  poster,
+  aspect,
+}: WatermarkedVideoPlayerProps) {
   const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
+  const [started, setStarted] = useState(!poster);
+  // Set when the visitor pressed Play on the poster: the video then plays with sound and takes the focus.
+  const startedByVisitor = useRef(false);
+
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const hideTimer = useRef<number | undefined>(undefined);
@@ -110,13 +144,66 @@ export default function WatermarkedVideoPlayer({ videoUrl, className = '', water
     dispatch({ type: 'retry' });
   };
 
+  // The poster's button is gone once pressed: keep the keyboard user in the player, not back at the page top.
+  useEffect(() => {
+    if (started && startedByVisitor.current) boxRef.current?.focus();
+  }, [started]);
+
   const src = videoUrl;
   const showControls = state.controlsVisible || !state.playing;
+  const frame = aspect ? ASPECT_CLASS[aspect] : '';
+  const blockMenu = (e: MouseEvent) => {
+    e.preventDefault();
+    toast.error(MSG.videoRightClick);
+  };
+  const watermark = <Watermark text={watermarkText} size={aspect === 'portrait' ? 'small' : 'large'} />;
+
+  if (!started && poster) {
+    return (
+      <div
+        className={`relative overflow-hidden rounded-xl bg-black ${className}`}
+        onContextMenu={blockMenu}
+        data-testid="video-player"
+        data-state="poster"
+      >
+        <button
+          type="button"
+          className="group relative block w-full"
+          aria-label={`Play video: ${title}`}
+          onClick={() => {
+            startedByVisitor.current = true;
+            setStarted(true);
+          }}
+        >
+          <img
+            src={poster.src}
+            srcSet={poster.srcSet}
+            sizes={poster.sizes}
+            width={poster.width}
+            height={poster.height}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            className={`block w-full object-cover ${frame}`}
+          />
+          <span className="absolute inset-0 grid place-items-center bg-black/20 transition-colors group-hover:bg-black/40" aria-hidden="true">
+            <span className="grid h-16 w-16 place-items-center rounded-full bg-white/90 text-[#312e81] shadow-lg">
+              <Play className="h-7 w-7" />
+            </span>
+          </span>
+        </button>
+        {watermark}
+      </div>
+    );
+  }
 
   return (
     <div
       ref={boxRef}
       className={`relative overflow-hidden rounded-xl bg-black ${className}`}
+      role="group"
+      aria-label={title}
+      tabIndex={-1}
       onMouseMove={() => {
         dispatch({ type: 'showControls' });
         if (state.playing) scheduleHide();
@@ -124,10 +211,7 @@ export default function WatermarkedVideoPlayer({ videoUrl, className = '', water
       onMouseLeave={() => {
         if (state.playing) dispatch({ type: 'hideControls' });
       }}
-      onContextMenu={(e) => {
-        e.preventDefault();
-        toast.error(MSG.videoRightClick);
-      }}
+      onContextMenu={blockMenu}
       data-testid="video-player"
       data-state={state.error ? 'error' : state.loading ? 'loading' : state.playing ? 'playing' : 'paused'}
     >
@@ -135,7 +219,8 @@ export default function WatermarkedVideoPlayer({ videoUrl, className = '', water
         key={state.loadKey}
         ref={videoRef}
         src={src}
-        className="block max-h-[70vh] w-full"
+        className={`block max-h-[70vh] w-full object-contain ${frame}`}
+        title={title}
         playsInline
         preload="auto"
         controlsList="nodownload noremoteplayback"
@@ -144,7 +229,8 @@ export default function WatermarkedVideoPlayer({ videoUrl, className = '', water
         onDoubleClick={toggleFullscreen}
         onLoadedData={(e) => {
           dispatch({ type: 'loaded', duration: e.currentTarget.duration });
-          tryAutoplay();
+          // Motion starts by itself only for visitors who have not asked for less of it.
+          if (startedByVisitor.current || !prefersReducedMotion()) tryAutoplay();
         }}
         onError={() => {
           dispatch({ type: 'error' });
@@ -159,7 +245,7 @@ export default function WatermarkedVideoPlayer({ videoUrl, className = '', water
         onEnded={(e) => {
           dispatch({ type: 'ended' });
           const v = e.currentTarget;
-          if (shouldReplay(v.duration)) {
+          if (shouldReplay(v.duration) && !prefersReducedMotion()) {
             replayTimer.current = window.setTimeout(() => {
               v.currentTime = 0;
               v.play().catch(() => {});
@@ -169,14 +255,7 @@ export default function WatermarkedVideoPlayer({ videoUrl, className = '', water
       >
         {MSG.videoTagUnsupported}
       </video>
-      <span
-        aria-hidden="true"
-        className="pointer-events-none absolute inset-0 grid place-items-center text-3xl font-extrabold tracking-widest text-white sm:text-5xl"
-        style={{ opacity: 0.6, textShadow: '0 2px 8px rgba(0,0,0,.6)' }}
-        data-watermark
-      >
-        {watermarkText}
-      </span>
+      {watermark}
       {state.loading && !state.error && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center" role="status">
           <span aria-hidden="true" className="h-10 w-10 animate-spin rounded-full border-4 border-white/30 border-t-white" />

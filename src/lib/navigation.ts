@@ -49,6 +49,7 @@ export const legalLinks: readonly NavLink[] = [
 
 /** True when `href` is the page being rendered (for aria-current). */
 export function isCurrent(href: string, pathname: string): boolean {
-  const clean = (p: string) => (p.length > 1 ? p.replace(/\/$/, '').replace(/\.html$/, '') : p);
+  // Static builds render `/` as `/index.html`, so `index` is the folder's own page.
+  const clean = (p: string) => p.replace(/\.html$/, '').replace(/(^|\/)index$/, '').replace(/\/+$/, '') || '/';
   return clean(href) === clean(pathname);
 }

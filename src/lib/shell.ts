@@ -3,12 +3,21 @@ import { THEME_STORAGE_KEY, applyTheme, nextTheme, parseTheme } from './theme';
 
 /**
  * The shell's small vanilla script (no framework): theme toggle, the small-screen drawer, the
- * newsletter link and the cart badge. Everything else on a page without islands is HTML and CSS.
+ * newsletter link, the cart badge and the footer year. Everything else on a page without islands is HTML and CSS.
  */
 export function initShell(doc: Document = document): void {
   initTheme(doc);
   initDrawer(doc);
   initCartBadge(doc);
+  initFooterYear(doc);
+}
+
+/** The copyright year from the visitor's clock; the build year stays in the HTML for readers without JS. */
+function initFooterYear(doc: Document): void {
+  const year = String(new Date().getFullYear());
+  doc.querySelectorAll<HTMLElement>('[data-year]').forEach((el) => {
+    if (el.textContent !== year) el.textContent = year;
+  });
 }
 
 function initTheme(doc: Document): void {

@@ -201,6 +201,8 @@ describe('agent hub', () => {
     await openHub(page);
     await page.getByRole('button', { name: 'Activate Market Research Agent' }).click();
     await page.getByText(CHAT_ERRORS.notConfigured).waitFor();
+    // Visitors are told chat is unavailable; the operator's setup hint is not theirs to read.
+    expect(await page.locator('body').innerText()).not.toContain('CHAT_API_KEY');
     await eventually(async () => expect(await page.getByLabel('Model').isDisabled()).toBe(true));
     await page.getByLabel('Message', { exact: true }).fill('Hello?');
     await eventually(async () => expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true));

@@ -66,10 +66,21 @@ describe('checkout', () => {
     expect(await links.count()).toBe(2);
     await expect(summary.textContent()).resolves.toContain('$6.98');
     await expect(page.evaluate((key) => localStorage.getItem(key), CART_STORAGE_KEY)).resolves.toBe('[]');
+    // The success toast is seen on the success page itself (after the redirect), and only once.
+    await page.getByText(MSG.checkoutSuccess).waitFor();
+    // The page claims no e-mail: it tells the buyer to keep its links.
+    const main = await page.locator('main').innerText();
+    expect(main).not.toMatch(/has been sent to your e-mail|You'll receive an e-mail/);
+    expect(main).toContain("Keep this page's download links");
 
     const [download] = await Promise.all([page.waitForEvent('download'), links.first().click()]);
     expect(download.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
     expect(await readFile((await download.path())!)).toEqual(image.clean);
+
+    await page.reload();
+    await summary.waitFor();
+    await page.waitForTimeout(500);
+    expect(await page.getByText(MSG.checkoutSuccess).count()).toBe(0);
 
     // The watermark-free file is only for buyers: without the token the server refuses.
     const refused = await page.request.get(`${baseUrl()}/api/downloads/${video.id}`);

@@ -260,8 +260,10 @@ describe('image services page', () => {
     await expect(tabs.nth(1).getAttribute('aria-selected')).resolves.toBe('true');
     await page.keyboard.press('ArrowRight');
     await expect(page.locator('[data-panel="motion"]').isVisible()).resolves.toBe(true);
-    await page.locator('[data-panel="motion"] video-facade button').click();
-    await expect(page.locator('[data-panel="motion"] video').count()).resolves.toBe(1);
+    await hydrate(page, '[data-panel="motion"] [data-testid=video-player]');
+    await page.locator('[data-panel="motion"]').getByRole('button', { name: /^Play video: / }).click();
+    await expect(page.locator('[data-panel="motion"] [data-testid=video-player]').textContent()).resolves.toContain(site.brand);
+    await page.locator('[data-panel="motion"] video').waitFor();
     await tabs.nth(2).focus();
     await page.keyboard.press('End');
     await expect(tabs.nth(3).getAttribute('aria-selected')).resolves.toBe('true');

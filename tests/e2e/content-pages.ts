@@ -11,7 +11,7 @@ export interface ContentPage {
 }
 
 export const contentPages: ContentPage[] = [
-  { path: '/video-production', title: 'AI Video Creation', figures: ['Sample videos', 'Vertical shorts', '5-second clip'] },
+  { path: '/video-production', title: 'AI Video Creation', figures: ['Sample videos', 'Vertical shorts', '5-second clip'], islands: ['WatermarkedVideoPlayer'] },
   { path: '/website-design', title: 'Website Design', figures: ['Visit Site', 'Our process'] },
   { path: '/automation', title: 'Automation Solutions', figures: ['up to 90%', 'up to 30%'] },
   { path: '/ai-agent-development', title: 'AI Agent Development', figures: ['Customer service agents', 'Launch and improve'] },
@@ -30,15 +30,15 @@ export const contentPages: ContentPage[] = [
   { path: '/ai-doctors-second-opinion', title: "AI Doctor's Second Opinion", figures: ['$39', '$69', '$99', '7-day free trial', '10 AI consultations/month', 'Family sharing for 4'] },
   { path: '/ai-vets-second-opinion', title: "AI Vet's Second Opinion", figures: ['$29', '$49', '$79', '7-day free trial', '20 pet profiles'] },
   { path: '/all-life-with-ai', title: 'All Life with AI', figures: ['170M', 'Career calculator'], islands: ['Quiz', 'CareerCalculator'] },
-  { path: '/synapsecore-super-agent', title: 'SynapseCore Super Agent', figures: ['200+', '2,500+', '2,700+', '10,000+', '60 seconds'] },
+  { path: '/synapsecore-super-agent', title: 'SynapseCore Super Agent', figures: ['200+', '2,500+', '2,700+', '10,000+', '60 seconds'], islands: ['WatermarkedVideoPlayer'] },
   { path: '/llm-fine-tuning', title: 'LLM Fine-Tuning', figures: ['from $5,000', 'from $25,000', 'Up to 10K training examples', 'Up to 100K training examples', '30 days of support', '90 days of support', '1-year support'] },
-  { path: '/vector-vault', title: 'Vector Vault', figures: ['$99', '$499', '5 GB storage', '10k queries a month', 'SAML SSO', 'Markdown'] },
-  { path: '/ai-superagent', title: 'AI Superagent', figures: ['2,550+', '$49', '5M tokens', '50 flows', '20k tool runs a month', '10 GB storage'] },
+  { path: '/vector-vault', title: 'Vector Vault', figures: ['$99', '$499', '5 GB storage', '10k queries a month', 'SAML SSO', 'Markdown'], islands: ['WatermarkedVideoPlayer'] },
+  { path: '/ai-superagent', title: 'AI Superagent', figures: ['2,550+', '$49', '5M tokens', '50 flows', '20k tool runs a month', '10 GB storage'], islands: ['WatermarkedVideoPlayer'] },
   { path: '/blog', title: 'Blog', figures: ['Read More', 'Latest articles', 'RSS Feed'] },
   { path: '/privacy-policy', title: 'Privacy Policy', figures: ['24-02-2025', 'under 13'] },
   { path: '/terms-of-service', title: 'Terms of Service', figures: ['24-02-2025'] },
   { path: '/cookie-policy', title: 'Cookie Policy', figures: ['24-02-2025', '_ga', '2 years', '_gid', '24 hours', 'session_id', 'language_pref', '1 year'] },
-  { path: '/image-restoration', title: 'Image Restoration & Creation', figures: ['$40', '$99', '$79', '$299', 'Popular', 'Restored & Colorized'], islands: ['BeforeAfterSlider', 'PackageButton'] },
+  { path: '/image-restoration', title: 'Image Restoration & Creation', figures: ['$40', '$99', '$79', '$299', 'Popular', 'Restored & Colorized'], islands: ['BeforeAfterSlider', 'PackageButton', 'WatermarkedVideoPlayer'] },
   { path: '/about-our-ai', title: 'About Our AI', figures: ['19 of them'] },
   { path: '/faq', title: 'FAQ', figures: ['30-day money-back guarantee'] },
   { path: '/privacy-security', title: 'Privacy & Security', figures: ['Encryption everywhere'] },

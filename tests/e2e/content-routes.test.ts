@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { baseUrl, newPage, useBrowser } from './harness';
 import { contentPages } from './content-pages';
 import { site } from '../../src/lib/site';
+import { MSG } from '../../src/lib/messages';
 
 const browser = useBrowser();
 
@@ -76,15 +77,39 @@ describe('content pages (spec 001)', () => {
     await context.close();
   });
 
-  it('videos load only on click (facade) and carry the watermark', async () => {
+  it('sample videos: a poster without JS until seen, the video file only on Play, then the watermarked player', async () => {
     const { context, page } = await newPage(browser());
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
     await page.goto(baseUrl() + '/video-production');
+    const players = page.getByTestId('video-player');
+    expect(await players.count()).toBe(1 + 5 + 5 + 3);
     expect(await page.locator('main video').count()).toBe(0);
-    expect(await page.locator('video-facade').count()).toBe(1 + 5 + 5 + 3);
-    const first = page.locator('video-facade').first();
-    await first.getByRole('button').click();
-    await expect(first.locator('video').count()).resolves.toBe(1);
-    await expect(first.textContent()).resolves.toContain(site.brand);
+    // Server-rendered posters: every one is there (with the watermark) before any script runs.
+    const html = await (await fetch(baseUrl() + '/video-production')).text();
+    expect(html.match(/data-state="poster"/g)).toHaveLength(14);
+    expect(html.match(/client="visible"/g)?.length).toBe(14);
+    expect(requested.some((p) => p.endsWith('.mp4'))).toBe(false);
+
+    const reel = players.first();
+    await reel.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => !document.querySelector('[data-testid=video-player]')?.closest('astro-island')?.hasAttribute('ssr'));
+    await expect(reel.textContent()).resolves.toContain(site.brand);
+    await reel.getByRole('button', { name: /^Play video: / }).click();
+    const player = page.getByRole('group', { name: 'Lumora AI studio showreel' });
+    await player.locator('video').waitFor();
+    await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement | null)?.currentTime! > 0.2, null, { timeout: 30_000 });
+    await expect.poll(() => player.getAttribute('data-state')).toBe('playing');
+    await expect(player.locator('video').getAttribute('controlslist')).resolves.toContain('nodownload');
+    expect(await player.locator('video').evaluate((v) => (v as HTMLVideoElement).controls)).toBe(false);
+    // Right-click is refused with the toast.
+    await player.click({ button: 'right' });
+    await page.getByText(MSG.videoRightClick).waitFor();
+    // Pause by keyboard; only the played video's file was fetched.
+    await player.getByRole('button', { name: 'Pause' }).press('Enter');
+    await expect.poll(() => player.getAttribute('data-state')).toBe('paused');
+    expect(requested.filter((p) => p.endsWith('.mp4'))).toEqual(['/media/content/demo.mp4']);
+
     // Image-to-video carousel: 3 samples with label and prompt, two per view on medium screens.
     expect(await page.locator('[data-i2v] > li').count()).toBe(3);
     await page.setViewportSize({ width: 800, height: 900 });

@@ -54,6 +54,16 @@ describe('foundation pages', () => {
     await context.close();
   });
 
+  it("the footer year comes from the visitor's clock, with the build year in the HTML", async () => {
+    const html = await (await fetch(baseUrl() + '/contact')).text();
+    expect(html).toMatch(new RegExp(`<span data-year>${new Date().getFullYear()}</span>`));
+    const { context, page } = await newPage(browser());
+    await page.clock.setFixedTime(new Date('2041-03-01T12:00:00Z'));
+    await page.goto(baseUrl() + '/contact');
+    await expect(page.locator('footer [data-year]').textContent()).resolves.toBe('2041');
+    await context.close();
+  });
+
   it('unknown paths get the not-found page with status 404', async () => {
     const { context, page } = await newPage(browser());
     const response = await page.goto(baseUrl() + '/no-such-page');
@@ -121,10 +131,13 @@ describe('theme', () => {
 describe('sidebar', () => {
   it('marks the current route and shows the groups open', async () => {
     const { context, page } = await newPage(browser());
-    await page.goto(baseUrl() + '/ai-consulting');
-    const current = page.locator('#site-sidebar a[aria-current="page"]');
-    await expect(current.count()).resolves.toBe(1);
-    await expect(current.getAttribute('href')).resolves.toBe('/ai-consulting');
+    // `/` too: the build writes it as index.html, which must still mark Home.
+    for (const path of ['/ai-consulting', '/']) {
+      await page.goto(baseUrl() + path);
+      const current = page.locator('#site-sidebar a[aria-current="page"]');
+      await expect(current.count()).resolves.toBe(1);
+      await expect(current.getAttribute('href')).resolves.toBe(path);
+    }
     expect(await page.locator('#site-sidebar details[open]').count()).toBe(2);
     const external = page.locator('#site-sidebar a[target="_blank"]');
     expect(await external.count()).toBe(2);

@@ -7,9 +7,11 @@ import type { Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
+import { IMAGE_MODELS } from '../../netlify/lib/image/schema';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
+import { site } from '../../src/lib/site';
 import { DAMAGED, colourScene, damageContrast, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
 import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
 import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
@@ -96,6 +98,12 @@ describe('transformation tool: image', () => {
     await panel.locator('input[type=file]').setInputFiles(photo);
     await panel.getByTestId('upload-preview').waitFor();
     await expect(panel.getByLabel('Model').inputValue()).resolves.toBe('sd-xl');
+    // Under the choice, the chosen model's one plain sentence.
+    const modelHelp = panel.locator('#image-model-desc');
+    await expect(modelHelp.textContent()).resolves.toBe(IMAGE_MODELS[0]!.description);
+    await panel.getByLabel('Model').selectOption('kandinsky-2');
+    await expect(modelHelp.textContent()).resolves.toBe(IMAGE_MODELS.find((m) => m.id === 'kandinsky-2')!.description);
+    await panel.getByLabel('Model').selectOption('sd-xl');
     await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
     await toast(page, MSG.imageSuccess, 90_000);
     const result = panel.getByTestId('image-result');
@@ -106,6 +114,53 @@ describe('transformation tool: image', () => {
     const axe = await new AxeBuilder({ page }).include('#panel-image').analyze();
     const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+
+    // Full-size viewer: the watermarked preview, zoomed to 100 % and panned by mouse and keyboard, closed by Escape.
+    await page.setViewportSize({ width: 400, height: 420 });
+    const openViewer = result.getByRole('button', { name: 'View full size' });
+    await openViewer.click();
+    const viewer = page.getByRole('dialog', { name: 'Full-size view' });
+    await viewer.waitFor();
+    const sliderAfter = await result.getByTestId('before-after').getByAltText(/watermarked preview/).getAttribute('src');
+    const viewerAfter = viewer.getByAltText('Restored and colorized photo (watermarked preview)');
+    // The same watermarked preview as the comparison (each adds its own cache-busting `t=`).
+    const withoutStamp = (src: string | null) => src!.replace(/[?&]t=\d+$/, '');
+    expect(withoutStamp(await viewerAfter.getAttribute('src'))).toBe(withoutStamp(sliderAfter));
+    await expect(viewer.locator('[data-watermark]').first().textContent()).resolves.toBe(site.brand);
+    await expect.poll(() => viewerAfter.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 60_000 }).toBe(true);
+    const stage = viewer.getByTestId('viewer-stage');
+    const scale = async () => Number(await stage.getAttribute('data-scale'));
+    const center = async () => (await stage.getAttribute('data-center'))!.split(',').map(Number) as [number, number];
+    await expect.poll(scale).toBeLessThan(1); // fitted: a 480 × 360 picture in a smaller pane
+    const viewerAxe = await new AxeBuilder({ page }).include('[data-testid=result-viewer]').analyze();
+    expect(viewerAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await stage.focus();
+    await page.keyboard.press('1');
+    await expect.poll(scale).toBe(1);
+    await expect(viewer.getByTestId('zoom-level').textContent()).resolves.toBe('100 %');
+    // Mouse drag to the right shows more of the left side.
+    const [x0, y0] = await center();
+    const box = (await stage.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 30, { steps: 4 });
+    await page.mouse.up();
+    const [x1, y1] = await center();
+    expect(x1).toBeLessThan(x0);
+    expect(y1).toBeLessThanOrEqual(y0);
+    // Keyboard: the arrow keys pan back, + zooms past 100 %, 0 fits again.
+    await stage.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await center())[0]).toBeGreaterThan(x1);
+    await page.keyboard.press('+');
+    await expect.poll(scale).toBe(1.25);
+    await viewer.getByRole('button', { name: 'Side by side' }).click();
+    await expect(viewer.getByAltText('Original photo').isVisible()).resolves.toBe(true);
+    await expect(viewerAfter.isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => viewer.isVisible()).toBe(false);
+    await expect(openViewer.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // Colour hint: click on the picture, apply.
     await result.getByText('Colour hints (optional)').click();

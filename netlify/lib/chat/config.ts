@@ -44,3 +44,24 @@ export function readChatConfig(env: Env = process.env): ChatConfig {
     idleTimeoutMs: positiveInt(env.CHAT_IDLE_TIMEOUT_MS, 30_000),
   };
 }
+
+/** What an operator must do to turn chat on: logged by the server and shown by /api/health, never to visitors. */
+export const CHAT_SETUP_HINT = 'Chat is off: set CHAT_API_KEY (or OPENROUTER_API_KEY) on the server to enable it.';
+
+export interface ChatHealth {
+  configured: boolean;
+  hint?: string;
+}
+
+export function chatHealth(config: ChatConfig = readChatConfig()): ChatHealth {
+  return config.apiKey ? { configured: true } : { configured: false, hint: CHAT_SETUP_HINT };
+}
+
+let hintLogged = false;
+
+/** Logs the setup hint once per server process, the first time a visitor meets the unconfigured chat. */
+export function logChatSetupHint(): void {
+  if (hintLogged) return;
+  hintLogged = true;
+  console.warn(`[chat] ${CHAT_SETUP_HINT}`);
+}

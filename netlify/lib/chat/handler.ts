@@ -5,7 +5,7 @@ import { maxOutputTokens } from '../../../src/lib/chat/models';
 import { chatRequestSchema, countedChars, describeIssues } from '../../../src/lib/chat/schema';
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { clientKey } from './client-key';
-import { readChatConfig, type ChatConfig } from './config';
+import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
 import { errorResponse, readBodyCapped } from './http';
 import { defaultRateLimiter, type RateLimiter } from './rate-limit';
 import { relayCompletion, relayJsonCompletion } from './relay';
@@ -53,7 +53,10 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     const config = getConfig();
     if (!sameSite(req, config.siteUrl)) return errorResponse(403, CHAT_ERRORS.crossSite);
     const apiKey = config.apiKey;
-    if (!apiKey) return errorResponse(503, CHAT_ERRORS.notConfigured);
+    if (!apiKey) {
+      logChatSetupHint();
+      return errorResponse(503, CHAT_ERRORS.notConfigured);
+    }
 
     const { max, windowSeconds } = config.rateLimit;
     const limit = await getLimiter().hit(clientKey(context), max, windowSeconds);

@@ -1,6 +1,6 @@
 import { CHAT_MODELS, DEFAULT_MODEL_ID, type ChatModelsResponse } from '../../../src/lib/chat/models';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
-import { readChatConfig, type ChatConfig } from './config';
+import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
 import { errorResponse, jsonResponse } from './http';
 
 /** GET /api/chat/models: the selectable models and whether the chat proxy has a key. */
@@ -10,6 +10,7 @@ export function createModelsHandler(getConfig: () => ChatConfig = () => readChat
       return errorResponse(405, 'Use GET to list chat models.', { allow: 'GET, HEAD' });
     }
     const configured = getConfig().apiKey !== null;
+    if (!configured) logChatSetupHint();
     const body: ChatModelsResponse = {
       models: [...CHAT_MODELS],
       defaultModel: DEFAULT_MODEL_ID,

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { Download, ShoppingCart, Trash2 } from 'lucide-react';
 import BeforeAfterSlider from '../BeforeAfterSlider';
+import ResultViewer from './ResultViewer';
 import UploadCard from './UploadCard';
 import ResultPanel from './ResultPanel';
 import HintPicker from './HintPicker';
@@ -248,6 +249,16 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
               <button type="button" className="btn-secondary" onClick={download}>
                 <Download aria-hidden="true" className="h-4 w-4" /> Download
               </button>
+              <ResultViewer
+                beforeSrc={result.originalUrl}
+                afterSrc={result.processedUrl}
+                beforeAlt="Original photo"
+                afterAlt={bought ? 'Restored and colorized photo' : 'Restored and colorized photo (watermarked preview)'}
+                beforeLabel="Original"
+                afterLabel="Restored"
+                width={result.width ?? undefined}
+                height={result.height ?? undefined}
+              />
               {bought ? (
                 <span className="self-center font-semibold text-success" data-testid="purchased">{MSG.purchased}</span>
               ) : (

@@ -5,7 +5,8 @@ import { MSG } from '../messages';
  * reply bubble, next to the §8 toast (MSG.chatFailed).
  */
 export const CHAT_ERRORS = {
-  notConfigured: 'The chat service is not configured yet. Set CHAT_API_KEY on the server to enable it.',
+  // Visitors get no operator instructions; the setup hint goes to the server log and /api/health.
+  notConfigured: 'Chat is unavailable right now. Please try again later, or write to us through the contact page.',
   firstByteTimeout: `${MSG.chatFailedShort}: the AI service took too long to respond.`,
   idleTimeout: `${MSG.chatFailedShort}: the AI service stopped responding mid-answer.`,
   dropped: `${MSG.chatFailedShort}: the connection to the AI service was interrupted.`,

@@ -61,19 +61,19 @@ export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }
     id: 'sd-xl',
     name: 'Colorization and restoration with detail preservation',
     description:
-      'Full restoration (dust and scratch removal, edge-preserving denoising, fade, lens fall-off and colour-cast correction, gentle sharpening) at full resolution, then colorization of black-and-white or sepia photos. Colour comes from exemplar-based colour transfer: each area takes the most common colour of similar-looking areas (brightness, texture, surroundings, whether it opens onto the sky) in a bundled library of 55 reference photos: plausible colours for the kind of area, not knowledge of the true ones (a neural or hosted colorizer is used instead where this site is configured with one). Add colour hints, or a colour photo of the same scene as a reference, to set the colours that matter to you.',
+      'Removes dust, scratches and fading, then adds natural-looking colour to black-and-white or sepia photos, taking the most care over fine detail.',
   },
   {
     id: 'sd-v1.5',
     name: 'Fast enhancement',
     description:
-      'The same clean-up with lighter settings and a coarser analysis resolution, and quicker colorization: results in less time, slightly less thorough on heavy damage.',
+      'The same clean-up and colouring in less time, a little less thorough on heavily damaged photos.',
   },
   {
     id: 'kandinsky-2',
     name: 'Artistic style transfer',
     description:
-      'Full restoration with stronger local contrast and colorization, then a stylised colour grade: stronger saturation, warm highlights and cool shadows, for a painterly look rather than a faithful one.',
+      'Restores and colours your photo, then gives it bold, painterly colours instead of true-to-life ones.',
   },
 ];
 

@@ -64,6 +64,13 @@ describe('site configuration', () => {
     expect(isCurrent('/contact', '/contact')).toBe(true);
     expect(isCurrent('/contact', '/contact/')).toBe(true);
     expect(isCurrent('/', '/contact')).toBe(false);
+    // A file-format build renders the home page as /index.html.
+    expect(isCurrent('/', '/')).toBe(true);
+    expect(isCurrent('/', '/index.html')).toBe(true);
+    expect(isCurrent('/', '/index')).toBe(true);
+    expect(isCurrent('/contact', '/index.html')).toBe(false);
+    expect(isCurrent('/blog', '/blog.html')).toBe(true);
+    expect(isCurrent('/blog', '/blog/index.html')).toBe(true);
   });
 
   it('prices items as the specification says', () => {
