@@ -98,7 +98,7 @@ describe('content pages (spec 001)', () => {
     await reel.getByRole('button', { name: /^Play video: / }).click();
     const player = page.getByRole('group', { name: 'Lumora AI studio showreel' });
     await player.locator('video').waitFor();
-    await page.waitForFunction(() => (document.querySelector('main video') as HTMLVideoElement | null)?.currentTime! > 0.2, null, { timeout: 30_000 });
+    await page.waitForFunction(() => ((document.querySelector('main video') as HTMLVideoElement | null)?.currentTime ?? 0) > 0.2, null, { timeout: 30_000 });
     await expect.poll(() => player.getAttribute('data-state')).toBe('playing');
     await expect(player.locator('video').getAttribute('controlslist')).resolves.toContain('nodownload');
     expect(await player.locator('video').evaluate((v) => (v as HTMLVideoElement).controls)).toBe(false);

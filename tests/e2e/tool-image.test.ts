@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
-import { IMAGE_MODELS } from '../../netlify/lib/image/schema';
+import { IMAGE_MODELS } from '../../src/lib/tool/image-schema';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';

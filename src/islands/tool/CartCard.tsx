@@ -34,7 +34,9 @@ export default function CartCard() {
   const pay = async () => {
     const result = await checkout();
     if (result.ok && 'redirectUrl' in result) {
-      toast.success(result.message);
+      // "Redirecting to payment…" helps while Stripe's page loads; the payment's own success toast is shown
+      // by the success page, where the buyer can see it.
+      if (result.message !== MSG.checkoutSuccess) toast.success(result.message);
       window.location.assign(result.redirectUrl);
     } else if (result.message === MSG.cartEmpty) {
       toast.error(MSG.cartEmpty);

@@ -221,10 +221,12 @@ function ViewerBody({
       <p id="result-viewer-help" className="sr-only">
         Drag, or use the arrow keys, to move the picture. Plus and minus zoom, 1 shows 100 %, 0 fits the picture. Escape closes.
       </p>
+      {/* A pan-and-zoom surface: role="application" hands arrow and zoom keys to the handler below. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}
       <div
         className={`min-h-0 flex-1 ${mode === 'side' ? 'grid grid-cols-2 gap-1' : 'relative'}`}
         tabIndex={0}
-        role="group"
+        role="application"
         aria-label="Picture: drag or use the arrow keys to move, plus and minus to zoom"
         aria-describedby="result-viewer-help"
         onKeyDown={onKeyDown}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_MODELS } from '../../../netlify/lib/image/schema';
+import { IMAGE_MODELS } from '../../../src/lib/tool/image-schema';
 
 // Buyers read these under the model choice: one plain sentence each; the engineering lives in the README.
 describe('image model descriptions', () => {
