@@ -5,7 +5,7 @@ import { enforceToolLimit } from '../lib/jobs/limits';
 import { MSG } from '../../src/lib/messages';
 import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 
-// POST /api/process-image — restores and colorizes a photo (spec 000 §3, §5).
+// POST /api/process-image — restores and colorizes a photo.
 //  • multipart/form-data: file, model, prompt (files up to the 6 MB function body limit);
 //  • application/json: { uploadId, model, prompt } after the browser PUT the file (≤ 15 MB) to the signed
 //    upload /api/tool-uploads handed out.

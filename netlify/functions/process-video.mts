@@ -4,7 +4,7 @@ import { parseVideoBody, queueVideo, startVideoJob } from '../lib/jobs';
 import { enforceToolLimit } from '../lib/jobs/limits';
 import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 
-// POST /api/process-video — body of spec 000 §3: { imageData (data URL, JPEG/PNG), prompt, mode, duration: 5, watermark? },
+// POST /api/process-video — the body: { imageData (data URL, JPEG/PNG), prompt, mode, duration: 5, watermark? },
 // or { uploadId, prompt, mode, duration } for files sent to a signed upload first. Validates, stores the
 // original, queues the job and answers at once: 202 { success: true, transformationId, status: 'queued' }.
 // Progress and the result come from GET /api/transformations/{id}.

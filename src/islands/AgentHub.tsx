@@ -6,7 +6,7 @@ import { loadActiveAgent, saveActiveAgent } from './agent-hub/storage';
 import { useChatModels } from './agent-hub/useChatModels';
 
 /**
- * The agent hub (spec 001 §2): agent cards, then a streaming chat with the chosen agent through
+ * The agent hub: agent cards, then a streaming chat with the chosen agent through
  * POST /api/chat. The open agent and each conversation last for the browser session.
  */
 export default function AgentHub() {

@@ -13,7 +13,7 @@ import Watermark from './Watermark';
 import { site } from '../lib/site';
 
 /**
- * Before/after comparison (spec 001 §4, shared with the transformation tool). The "before" image sits on
+ * Before/after comparison (shared with the transformation tool). The "before" image sits on
  * top, clipped to the split position. Drag the handle (mouse, pen or touch), use the arrow keys, Home/End
  * on the focused handle, or the range input below. The right-click menu is blocked over the images.
  */

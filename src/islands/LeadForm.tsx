@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { MSG } from '../lib/messages';
 import { toast } from '../lib/toast';
 
-/** How long the inline confirmation stays (spec 001 §9). */
+/** How long the inline confirmation stays. */
 export const LEAD_CONFIRMATION_MS = 5000;
 
 /**

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-/** Play/pause toggle of a sample voice (visual only, spec 001 §4) with a waveform placeholder. */
+/** Play/pause toggle of a sample voice (visual only) with a waveform placeholder. */
 export default function VoiceCard({ name, description }: { name: string; description: string }) {
   const [playing, setPlaying] = useState(false);
   const bars = [40, 70, 55, 90, 35, 80, 60, 95, 45, 75, 50, 85, 30, 65, 55, 90, 40, 70, 50, 60];

@@ -1,5 +1,5 @@
 /**
- * Pure logic of the before/after comparison slider (spec 001 §4): split position, keyboard steps and the
+ * Pure logic of the before/after comparison slider: split position, keyboard steps and the
  * cache-busting image addresses with their retry budget. The island (`src/islands/BeforeAfterSlider.tsx`)
  * only wires these to events.
  */

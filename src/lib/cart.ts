@@ -8,12 +8,12 @@ import { $cartItems, $checkoutKey, $purchases, checkoutKeyFor, isDownloadLink, t
 export { $cartItems, $cartCount, $cartTotal, $purchases, CART_STORAGE_KEY, PURCHASES_STORAGE_KEY, type CartItem } from './cart-state';
 
 /**
- * Cart actions (spec 000 §3, §4.6, §5). Islands read the stores with `useStore` and call these; they
+ * Cart actions. Islands read the stores with `useStore` and call these; they
  * return the message to show, so every island words results the same way. Prices are for display
  * only: the checkout function prices every item again on the server.
  */
 
-/** Delay before the cart empties after a successful checkout (spec 000 §9). */
+/** Delay before the cart empties after a successful checkout. */
 export const CART_CLEAR_DELAY_MS = 1000;
 
 export const $cartProcessing = atom(false);
@@ -27,7 +27,7 @@ export type NewCartItem =
   | { type: 'image'; imageUrl?: string; transformationId?: string; id?: string }
   | { type: 'video'; videoUrl?: string; imageUrl?: string; transformationId?: string; id?: string };
 
-/** Duplicate rule (spec 000 §5): same image URL, same video URL or same transformation id. */
+/** Duplicate rule: same image URL, same video URL or same transformation id. */
 export function isDuplicate(items: readonly CartItem[], candidate: Partial<CartItem>): boolean {
   return items.some(
     (item) =>

@@ -29,7 +29,7 @@ export interface ImagePackage {
   buttonText: string;
 }
 
-/** The four image-service packages of the image services page (seed 001 §9). */
+/** The four image-service packages of the image services page. */
 export const IMAGE_PACKAGES: readonly ImagePackage[] = [
   {
     id: 'basic-restoration',

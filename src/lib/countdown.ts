@@ -1,4 +1,4 @@
-/** Offer countdown of the missed-call page (spec 001 §4, §9): 7d 23h 59m 59s, one tick a second. */
+/** Offer countdown of the missed-call page: 7d 23h 59m 59s, one tick a second. */
 export interface CountdownValue {
   days: number;
   hours: number;

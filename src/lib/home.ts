@@ -1,6 +1,6 @@
 import type { IconKey } from '../components/ui/Icon.astro';
 
-/** Home page content that is not the services list (spec 000 §2.5). */
+/** Home page content that is not the services list. */
 export const promoCards = [
   { href: '/vector-vault', title: 'Vector Vault', label: 'NEW', description: 'Turn your documents into queryable memory for AI agents.', icon: 'database' },
   { href: '/llm-fine-tuning', title: 'LLM Fine-Tuning', label: 'NEW', description: 'A model that speaks your industry, trained on your data.', icon: 'brain' },
@@ -33,5 +33,5 @@ export const testimonials: readonly Testimonial[] = [
   { id: 't3', quote: 'Our grandmother’s wedding photo came back sharp and in colour. The whole family cried. Worth every cent.', name: 'Priya Raman', title: 'Family historian', initials: 'PR' },
 ];
 
-/** Testimonial rotation interval (spec 000 §9). */
+/** Testimonial rotation interval. */
 export const TESTIMONIAL_INTERVAL_MS = 5000;

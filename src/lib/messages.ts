@@ -1,5 +1,5 @@
 /**
- * Every user-facing message of the product in one place (spec 000 §5 and §8, spec 001 §8), so islands,
+ * Every user-facing message of the product in one place, so islands,
  * functions and tests quote the same text.
  */
 export const MSG = {
@@ -110,7 +110,7 @@ export const MSG = {
   previewNotFound: 'There is no preview for this item yet',
 } as const;
 
-/** Toast timings (spec 000 §9). */
+/** Toast timings. */
 export const TOAST_DEFAULT_MS = 4000;
 export const TOAST_VIDEO_MS = 5000;
 export const TOAST_MAX_VISIBLE = 3;

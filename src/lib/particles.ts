@@ -1,4 +1,4 @@
-/** Hero particle layout (spec 000 §9: 40 particles, 1-5 px, animation delay up to 5 s). */
+/** Hero particle layout (40 particles, 1-5 px, animation delay up to 5 s). */
 export const PARTICLE_COUNT = 40;
 
 export interface Particle {

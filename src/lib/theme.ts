@@ -1,5 +1,5 @@
 /**
- * Theme preference (spec 000 §4.1): dark by default, saved in localStorage under `theme`; light adds
+ * Theme preference: dark by default, saved in localStorage under `theme`; light adds
  * the `light-mode` class to <html>. THEME_INIT_SCRIPT runs inline in <head> before first paint, so a
  * light-mode visitor never sees a dark flash; it is generated from the same constants as the toggle.
  */

@@ -3,7 +3,7 @@ import { Toaster, toast as sonner } from 'sonner';
 import { TOAST_DEFAULT_MS, TOAST_MAX_VISIBLE } from './messages';
 
 /**
- * The toast area (top right, at most 3 visible, 4000 ms by default; spec 000 §9). Every page carries an
+ * The toast area (top right, at most 3 visible, 4000 ms by default). Every page carries an
  * empty `#toast-root` region; the Toaster mounts there the first time an island imports this module,
  * so pages without islands ship no JavaScript for it and all islands share one toast stack.
  */

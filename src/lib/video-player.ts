@@ -1,5 +1,5 @@
 /**
- * Pure logic of the watermarked video player (spec 000 §2.12, §4.7, §5): slider clamping and snapping,
+ * Pure logic of the watermarked video player: slider clamping and snapping,
  * and the state machine the island drives from media events.
  */
 export const SEEK_MIN = 0;

@@ -143,7 +143,7 @@ describe('agent hub', () => {
     // (That Stop also cancels the upstream request is checked in the integration tests: the local server
     // reads a left response to its end rather than cancelling it, so a disconnect is not passed on.)
 
-    // An upstream error: the §8 toast, and the server's message in the bubble.
+    // An upstream error: the failure toast, and the server's message in the bubble.
     fake.setScenario({ kind: 'error', status: 402, message: 'Insufficient credits' });
     await input.fill('One more');
     await input.press('Enter');

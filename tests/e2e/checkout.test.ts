@@ -41,7 +41,7 @@ describe('checkout', () => {
 
     const tool = await page.goto(`${baseUrl()}/image-video-transformation`);
     if (tool?.status() === 200) {
-      // The tool page's cart card (spec 000 §2.10) pays through the cart store's checkout().
+      // The tool page's cart card pays through the cart store's checkout().
       await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
       await page.waitForURL(/\/checkout\/success\?order=/);
     } else {

@@ -1,6 +1,6 @@
 /**
- * The content pages (spec 001) as the e2e tests know them: path, document title (before ' | brand') and a
- * few key figures from seed 001 §9 that must appear on the page exactly.
+ * The content pages as the e2e tests know them: path, document title (before ' | brand') and a
+ * few key figures that must appear on the page exactly.
  */
 export interface ContentPage {
   path: string;

@@ -7,7 +7,7 @@ import { MSG } from '../../src/lib/messages';
 
 const browser = useBrowser();
 
-describe('content pages (spec 001)', () => {
+describe('content pages', () => {
   // Independent pages, each in its own browser context: checked a few at a time.
   for (const { path, title, figures, islands = [] } of contentPages) {
     it.concurrent(`${path}: 200, title, one <h1>, key figures, only its islands, no serious axe violations`, async () => {

@@ -91,7 +91,7 @@ interface UpstreamChunk {
   choices?: { delta?: { content?: unknown }; finish_reason?: string | null }[];
 }
 
-/** The same protocol for a non-streamed completion: its whole text as one delta (§7: choices[0].message.content). */
+/** The same protocol for a non-streamed completion: its whole text as one delta (choices[0].message.content). */
 export function relayJsonCompletion(body: ReadableStream<Uint8Array>, apiKey: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({

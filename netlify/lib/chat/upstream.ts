@@ -66,7 +66,7 @@ export async function openUpstream(
   }
 }
 
-/** `error.message` of an OpenAI/OpenRouter error body (§7), else the §8 fallback. */
+/** `error.message` of an OpenAI/OpenRouter error body, else the generic "Failed to get response from AI". */
 async function upstreamErrorMessage(res: Response): Promise<string> {
   try {
     const text = (await res.text()).slice(0, 64_000);

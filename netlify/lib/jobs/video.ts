@@ -42,7 +42,7 @@ export const HEARTBEAT_MS = 20_000;
 const JOB_PURPOSE = 'video-job';
 export const BACKGROUND_PATH = '/.netlify/functions/process-video-background';
 
-/** §3's request, or the same with `uploadId` for files sent directly to storage (over the inline limit). */
+/** The process-video request, or the same with `uploadId` for files sent directly to storage (over the inline limit). */
 const uploadVideoSchema = processVideoRequestSchema.omit({ imageData: true }).extend({
   uploadId: z.string().refine(isUploadId, 'Invalid upload id'),
 });
@@ -52,7 +52,7 @@ export function parseVideoBody(input: unknown): VideoBody {
   const obj = (input ?? {}) as Record<string, unknown>;
   const schema = typeof obj.uploadId === 'string' && obj.imageData === undefined ? uploadVideoSchema : processVideoRequestSchema;
   const result = schema.safeParse(input);
-  // The first issue's own message: the §5 texts, without a field prefix.
+  // The first issue's own message: the schema's texts, without a field prefix.
   if (!result.success) throw new HttpError(400, result.error.issues[0]?.message ?? 'Invalid request');
   return result.data;
 }
@@ -239,7 +239,7 @@ export async function runVideoJob(
   }
 }
 
-/** GET /api/transformations/{id}: the status answer of §3 for both kinds. */
+/** GET /api/transformations/{id}: the status answer for both kinds. */
 export async function statusAnswer(t: Transformation) {
   const completed = t.status === 'completed';
   const originalUrl = await viewUrl(t.originalPath);

@@ -5,7 +5,7 @@ import { projectFile } from '../project-files';
 // fallback would silently render nothing.
 export const watermarkFont = () => projectFile('netlify/lib/media/fonts/DejaVuSans-Bold.ttf');
 
-/** Opacity of the burned-in preview watermark (spec §9: 60 %). */
+/** Opacity of the burned-in preview watermark (60 %). */
 export const WATERMARK_OPACITY = 0.6;
 
 function escapeMarkup(text: string): string {

@@ -29,7 +29,7 @@ export interface Order {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Spec 000 §7 names: restored-image-{timestamp}.jpg and generated-video-{timestamp}.mp4. */
+/** Download names: restored-image-{timestamp}.jpg and generated-video-{timestamp}.mp4. */
 export function downloadFilename(kind: 'image' | 'video', resultPath: string | null, createdAt: Date): string {
   const ext = resultPath?.split('.').pop()?.toLowerCase();
   const stamp = createdAt.getTime();

@@ -7,7 +7,7 @@ interface Props {
 
 const KEYS = Object.keys(SAMPLING) as SamplingKey[];
 
-/** The §5 sliders in a native disclosure, each labelled and showing its value. */
+/** The sampling sliders in a native disclosure, each labelled and showing its value. */
 export function AdvancedSettings({ value, onChange }: Props) {
   return (
     <details className="rounded-lg border border-border bg-surface px-4 py-2">

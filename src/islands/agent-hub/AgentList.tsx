@@ -1,7 +1,7 @@
 import { AGENTS, type Agent } from '../../lib/chat/agents';
 import { AgentIcon } from './icons';
 
-/** The three agent cards (spec 001 §2), each with an Activate button. */
+/** The three agent cards, each with an Activate button. */
 export function AgentList({ onActivate }: { onActivate: (agent: Agent) => void }) {
   return (
     <ul className="grid gap-6 md:grid-cols-3" aria-label="Agents">

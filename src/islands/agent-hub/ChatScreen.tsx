@@ -20,7 +20,7 @@ interface Props {
   onBack: () => void;
 }
 
-/** One agent's chat screen (spec 001 §2): back, model, settings, upload, download, messages, input. */
+/** One agent's chat screen: back, model, settings, upload, download, messages, input. */
 export function ChatScreen({ agent, models, onBack }: Props) {
   const { messages, draft, waiting, send, stop } = useChat(agent);
   const [model, setModel] = useState<string | null>(null);
@@ -65,7 +65,7 @@ export function ChatScreen({ agent, models, onBack }: Props) {
     if (!text || waiting) return;
     setInput('');
     const ok = await send({ text, model: selectedModel, settings, attachment });
-    // §4: the attached file is cleared after a successful reply; after a failure it stays for a retry.
+    // The attached file is cleared after a successful reply; after a failure it stays for a retry.
     if (ok) setAttachment(null);
   };
 

@@ -10,7 +10,7 @@ interface Props {
   disabled: boolean;
 }
 
-/** Message input: Enter sends, Shift+Enter adds a line (§4); Send is off while waiting or blank. */
+/** Message input: Enter sends, Shift+Enter adds a line; Send is off while waiting or blank. */
 export function Composer({ value, onChange, onSend, onStop, waiting, disabled }: Props) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const canSend = !waiting && !disabled && value.trim() !== '';

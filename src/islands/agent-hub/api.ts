@@ -5,7 +5,7 @@ import type { ChatRequestInput } from '../../lib/chat/schema';
 import { readSse } from '../../lib/chat/sse';
 import { decodeEvent } from '../../lib/chat/stream-protocol';
 
-/** A failed reply; `message` is the server's text for the bubble (§8: fallback "Failed to get response from AI"). */
+/** A failed reply; `message` is the server's text for the bubble (fallback "Failed to get response from AI"). */
 export class ChatRequestError extends Error {
   constructor(message: string, readonly status?: number) {
     super(message || MSG.chatFailedShort);

@@ -2,7 +2,7 @@ import { CHAT_LIMITS } from '../../lib/chat/limits';
 
 export interface AttachedFile {
   file: File;
-  /** base64 data URL (spec 001 §3, "Attached file"). */
+  /** base64 data URL of the attached file. */
   dataUrl: string;
 }
 
@@ -21,7 +21,7 @@ export function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
-/** Saves text as a file through a temporary link: no server round trip (§7). */
+/** Saves text as a file through a temporary link: no server round trip. */
 export function downloadText(filename: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
   const link = document.createElement('a');

@@ -7,7 +7,7 @@ import { MSG } from '../../lib/messages';
 import { toast } from '../../lib/toast';
 import { paymentMode } from '../../lib/tool/api';
 
-/** The cart card below the tabs (spec 000 §2.10, §4.6): items, total, Proceed to Checkout. */
+/** The cart card below the tabs: items, total, Proceed to Checkout. */
 function Thumb({ item }: { item: CartItem }) {
   const [broken, setBroken] = useState(false);
   const src = thumbnailUrl(item);

@@ -18,7 +18,7 @@ import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, isAcceptedFile, previewUrl } from '.
 import { ApiError, applyHeal, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
 
-/** The Restore & Colorize tab (spec 000 §2.10, §4.3, §5). */
+/** The Restore & Colorize tab. */
 export default function ImageTab({ announce }: { announce: (text: string) => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [model, setModel] = useState<string>(IMAGE_MODELS[0]!.id);

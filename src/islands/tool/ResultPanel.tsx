@@ -1,7 +1,7 @@
 import { forwardRef, type ReactNode } from 'react';
 
 /**
- * The results panel (spec 000 §2.10): empty ('Results will appear here'), busy (spinner, message, a real
+ * The results panel: empty ('Results will appear here'), busy (spinner, message, a real
  * progress bar — determinate when a fraction is known, indeterminate otherwise) or the result.
  */
 export interface ResultPanelProps {

@@ -3,7 +3,7 @@ import ImageTab from './ImageTab';
 import VideoTab from './VideoTab';
 
 /**
- * The two tabs of the tool (spec 000 §2.10): 'Restore & Colorize' (default) and 'Image to Video'. ARIA tabs
+ * The two tabs of the tool: 'Restore & Colorize' (default) and 'Image to Video'. ARIA tabs
  * with arrow keys, Home and End; both panels stay mounted so a running job survives a tab switch. One polite
  * live region announces progress and results for screen readers.
  */

@@ -25,7 +25,7 @@ import { useSavedResult } from './useSavedResult';
 
 const videoToast = { duration: TOAST_VIDEO_MS };
 
-/** The Image to Video tab (spec 000 §2.10, §4.4, §4.5, §5, §8). */
+/** The Image to Video tab. */
 export default function VideoTab({ announce }: { announce: (text: string) => void }) {
   const [availability, setAvailability] = useState<VideoAvailability>('unknown');
   const [checking, setChecking] = useState(true);

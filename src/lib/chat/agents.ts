@@ -1,5 +1,5 @@
 /**
- * The hub's agents (spec 001 §3). The system message is built from this definition on the server for
+ * The hub's agents. The system message is built from this definition on the server for
  * every request; the browser only shows it, it never sends it.
  */
 export type AgentIcon = 'bar-chart' | 'pencil' | 'pie-chart';
@@ -43,12 +43,12 @@ export function findAgent(id: string): Agent | undefined {
   return AGENTS.find((a) => a.id === id);
 }
 
-/** The initial system message (§3): the agent's name and description, and a request for concise, helpful answers. */
+/** The initial system message: the agent's name and description, and a request for concise, helpful answers. */
 export function systemPrompt(agent: Agent): string {
   return `You are the ${agent.name}. ${agent.description} Give concise, helpful answers.`;
 }
 
-/** The initial assistant greeting that introduces the agent (§3). */
+/** The initial assistant greeting that introduces the agent. */
 export function greeting(agent: Agent): string {
   return `Hello! I'm the ${agent.name}. ${agent.description} How can I help you today?`;
 }

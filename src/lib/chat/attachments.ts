@@ -1,5 +1,5 @@
 /**
- * How an attached file reaches the model (spec 001 §7 and the hub's rules): images only for vision
+ * How an attached file reaches the model: images only for vision
  * models, plain-text files inlined for every model, anything else named but not sent.
  */
 export type AttachmentKind = 'image' | 'text' | 'other';
@@ -42,7 +42,7 @@ export function isImageDataUrl(url: string): boolean {
   return parsed !== null && /^image\/(png|jpeg|gif|webp)$/.test(parsed.mimeType);
 }
 
-/** The bracketed tag the picker puts in front of the input (§4). */
+/** The bracketed tag the picker puts in front of the input. */
 export function fileTag(filename: string): string {
   return `[${filename}]`;
 }

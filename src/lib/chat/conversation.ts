@@ -4,7 +4,7 @@ import { CHAT_LIMITS } from './limits';
 import type { ChatContentPart, ChatRequestMessage } from './schema';
 
 /**
- * A chat message as the island keeps it (spec 001 §3: role, content, timestamp). `status` marks a reply
+ * A chat message as the island keeps it (role, content, timestamp). `status` marks a reply
  * that failed or was stopped, so it is shown as such and not replayed to the model as if it were good.
  */
 export interface ConversationMessage {
@@ -28,7 +28,7 @@ export function isConversation(value: unknown): value is ConversationMessage[] {
   );
 }
 
-/** The conversation a freshly activated agent starts with: its system message and greeting (§3). */
+/** The conversation a freshly activated agent starts with: its system message and greeting. */
 export function initialConversation(agent: Agent, now = Date.now()): ConversationMessage[] {
   return [
     { role: 'system', content: systemPrompt(agent), timestamp: now },
@@ -64,7 +64,7 @@ export function requestMessages(
   return [...kept, last];
 }
 
-/** The downloadable transcript (§7): `You:` for the visitor, the agent's name for replies. */
+/** The downloadable transcript: `You:` for the visitor, the agent's name for replies. */
 export function transcript(agent: Agent, messages: ConversationMessage[]): string {
   return messages
     .filter((m) => m.role !== 'system')

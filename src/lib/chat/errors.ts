@@ -2,7 +2,7 @@ import { MSG } from '../messages';
 
 /**
  * Texts the chat server puts in its error responses and stream events. The island shows them in the
- * reply bubble, next to the §8 toast (MSG.chatFailed).
+ * reply bubble, next to the failure toast (MSG.chatFailed).
  */
 export const CHAT_ERRORS = {
   // Visitors get no operator instructions; the setup hint goes to the server log and /api/health.

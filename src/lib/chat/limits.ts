@@ -18,7 +18,7 @@ export function maxDataUrlChars(bytes: number = CHAT_LIMITS.maxAttachmentBytes):
   return Math.ceil(bytes / 3) * 4 + 200;
 }
 
-/** Sampling sliders (spec 001 §5). */
+/** Sampling sliders. */
 export const SAMPLING = {
   temperature: { min: 0, max: 2, step: 0.1, default: 0.7, label: 'Temperature' },
   top_p: { min: 0, max: 1, step: 0.1, default: 0.9, label: 'Top P' },
@@ -36,5 +36,5 @@ export const DEFAULT_SAMPLING: SamplingSettings = {
   presence_penalty: SAMPLING.presence_penalty.default,
 };
 
-/** File picker (spec 001 §5). */
+/** File picker. */
 export const ACCEPTED_FILE_TYPES = '.txt,.pdf,.doc,.docx,.csv,.xlsx,.jpg,.jpeg,.png';

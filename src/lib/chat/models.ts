@@ -1,6 +1,6 @@
 /**
- * The chat models offered in the hub (spec 001 §9: 19 models, a large Anthropic model by default, six
- * free ones) with OpenRouter ids. `vision` follows §7's list exactly: only these models receive images.
+ * The chat models offered in the hub (19 models, a large Anthropic model by default, six
+ * free ones) with OpenRouter ids. `vision` marks the only models that receive images.
  */
 export type Speed = 'Fast' | 'Medium' | 'Slow';
 export type Quality = 'Excellent' | 'Very good' | 'Good';
@@ -41,7 +41,7 @@ export type ChatModelId = (typeof CHAT_MODELS)[number]['id'];
 
 export const MODEL_IDS = CHAT_MODELS.map((m) => m.id) as [ChatModelId, ...ChatModelId[]];
 
-/** §9: a large Anthropic model. */
+/** The default: a large Anthropic model. */
 export const DEFAULT_MODEL_ID: ChatModelId = 'anthropic/claude-3-opus';
 
 export function findModel(id: string): ChatModel | undefined {

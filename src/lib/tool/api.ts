@@ -243,7 +243,7 @@ function fetchHealth(): Promise<Health | null> {
   return health;
 }
 
-/** §4.5: the connection test on load. The health answer's `video.available` decides; no answer → available. */
+/** The video tab's connection test on load. The health answer's `video.available` decides; no answer → available. */
 export async function checkVideoAvailability(): Promise<VideoAvailability> {
   const data = await fetchHealth();
   return data?.video?.available === false ? 'unavailable' : 'available';
@@ -270,7 +270,7 @@ export async function downloadAs(url: string, filename: string): Promise<void> {
 }
 
 /**
- * What the result panel's Download saves (spec 000 §7): the clean file once the result is bought (its
+ * What the result panel's Download saves: the clean file once the result is bought (its
  * download link from the order; the server checks the purchase), else the watermarked preview through its
  * stable route, so neither depends on a signed URL that may have expired while the page stayed open.
  */

@@ -50,7 +50,7 @@ export function isAcceptedFile(kind: ToolKind, file: { type: string; name: strin
   return list.includes(fileType(file));
 }
 
-/** Adds a cache-busting time-stamp query (spec 000 §3), keeping the signature query intact. */
+/** Adds a cache-busting time-stamp query, keeping the signature query intact. */
 export function withTimestamp(url: string, now = Date.now()): string {
   if (!url) return url;
   return `${url}${url.includes('?') ? '&' : '?'}t=${now}`;

@@ -145,7 +145,7 @@ describe('POST /api/chat errors', () => {
     expect(error).toBe('No auth credentials found for [redacted]');
   });
 
-  it('falls back to the §8 text when the upstream error has no message', async () => {
+  it('falls back to the generic failure text when the upstream error has no message', async () => {
     fake.setScenario({ kind: 'error', status: 500, message: '' });
     const res = await handler()(chatRequest(validBody()));
     expect(res.status).toBe(502);

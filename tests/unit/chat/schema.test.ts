@@ -8,7 +8,7 @@ const base = {
 };
 
 describe('chat request schema', () => {
-  it('fills the §5 slider defaults', () => {
+  it('fills the slider defaults', () => {
     const parsed = chatRequestSchema.parse(base);
     expect(parsed).toMatchObject({ temperature: 0.7, top_p: 0.9, frequency_penalty: 0, presence_penalty: 0 });
   });

@@ -34,7 +34,7 @@ describe('streamChat (island side of the protocol)', () => {
     await expect(result).rejects.toThrow('Too many chat requests.');
   });
 
-  it('falls back to the §8 text when the server gives no message', async () => {
+  it('falls back to the generic failure text when the server gives no message', async () => {
     await expect((await run(new Response('oops', { status: 500 }))).result).rejects.toThrow(MSG.chatFailedShort);
   });
 

@@ -18,7 +18,7 @@ import {
 
 const run = (actions: PlayerAction[], from: PlayerState = initialPlayerState) => actions.reduce(playerReducer, from);
 
-describe('video player sliders (spec 000 §5)', () => {
+describe('video player sliders', () => {
   it('clamps and snaps the seek slider to 0-100 step 0.1', () => {
     expect(snapSeek(-5)).toBe(0);
     expect(snapSeek(150)).toBe(100);
@@ -44,7 +44,7 @@ describe('video player sliders (spec 000 §5)', () => {
   });
 });
 
-describe('video player state (spec 000 §4.7)', () => {
+describe('video player state', () => {
   it('starts loading with controls visible', () => {
     expect(initialPlayerState).toMatchObject({ loading: true, error: false, playing: false, controlsVisible: true, progress: 0 });
   });
