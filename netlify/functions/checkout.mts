@@ -6,9 +6,10 @@ import { errorJson, json, parseWith, readJson, requireMethod, withErrors } from 
 import { readPaymentsConfig } from '../lib/payments/config';
 import { stripeCheckout } from '../lib/payments/checkout';
 
-// POST /api/checkout { items: [{ transformationId } | { packageId }], idempotencyKey } — prices come from
-// the database only. PAYMENTS=demo: a completed demonstration payment with its downloads. PAYMENTS=stripe:
-// a pending payment and the Stripe Checkout URL to send the browser to; the webhook completes it.
+// POST /api/checkout { items: [{ transformationId } | { packageId }], idempotencyKey, email? } — prices come
+// from the database only; `confirmation` says what happened to the e-mailed confirmation (address masked).
+// PAYMENTS=demo: a completed demonstration payment with its downloads. PAYMENTS=stripe: a pending payment
+// and the Stripe Checkout URL to send the browser to; the webhook completes it.
 export default withErrors(async (req: Request) => {
   requireMethod(req, 'POST');
   const input = parseWith(checkoutRequestSchema, await readJson(req));
@@ -26,6 +27,7 @@ export default withErrors(async (req: Request) => {
     items: result.items,
     downloads: result.downloads,
     orderToken: result.orderToken,
+    confirmation: result.confirmation,
     ...('checkoutUrl' in result && { checkoutUrl: result.checkoutUrl }),
   });
 });

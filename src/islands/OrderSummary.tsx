@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { clearCart, rememberDownloads } from '../lib/cart';
 import { formatPrice } from '../lib/catalog';
-import { orderPageUrl, waitForPayment, type PaidOrder } from '../lib/checkout-status';
+import { confirmationSentence, orderPageUrl, waitForPayment, type PaidOrder } from '../lib/checkout-status';
 import { MSG } from '../lib/messages';
 import { firstTimeInSession } from '../lib/once';
 import { toast } from '../lib/toast';
@@ -10,7 +10,8 @@ import { toast } from '../lib/toast';
  * The success page's live part. After a demo checkout (`?order=<paymentId>&token=<orderToken>`) it lists
  * the order with its download links and empties the cart. After Stripe (`?session_id=…`) it says the
  * payment is being confirmed and asks again until the verified webhook has landed; only a completed
- * payment empties the cart, lists downloads and toasts the success.
+ * payment empties the cart, lists downloads and toasts the success. Above the order it says what happened
+ * to the confirmation e-mail (sent, saved locally, failed, or none asked for: keep this page's links).
  */
 type Order = Omit<PaidOrder, 'orderToken'>;
 
@@ -104,35 +105,38 @@ export default function OrderSummary() {
   const { order } = state;
   const downloadFor = (id?: string) => order.downloads.find((d) => d.transformationId === id);
   return (
-    <section className="card" aria-labelledby="order-heading" data-testid="order-summary">
-      <h2 id="order-heading" className="text-xl font-bold">Your order</h2>
-      <p className="mt-1 text-sm text-muted">
-        Order <span className="font-mono">{order.paymentId}</span> · {new Date(order.createdAt).toLocaleString()}
-      </p>
-      <ul className="mt-4 divide-y divide-border">
-        {order.items.map((item, index) => {
-          const download = downloadFor(item.transformationId);
-          return (
-            <li key={`${item.transformationId ?? item.name}-${index}`} className="flex flex-wrap items-center justify-between gap-3 py-3">
-              <span>
-                <span className="font-medium">{item.name}</span>{' '}
-                <span className="text-muted">{formatPrice(item.price)}</span>
-              </span>
-              {download ? (
-                <a className="btn-primary" href={download.url} download={download.filename}>
-                  Download {item.type === 'video' ? 'video' : 'image'}
-                </a>
-              ) : (
-                <span className="text-sm text-muted">Our team will e-mail your finished files</span>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-      <p className="mt-4 flex justify-between border-t border-border pt-4 font-semibold">
-        <span>{order.paymentMethod === 'demo' ? 'Total paid (demonstration)' : 'Total paid'}</span>
-        <span>{formatPrice(order.amount)}</span>
-      </p>
-    </section>
+    <>
+      <p className="text-lg" data-testid="confirmation">{confirmationSentence(order.confirmation)}</p>
+      <section className="card" aria-labelledby="order-heading" data-testid="order-summary">
+        <h2 id="order-heading" className="text-xl font-bold">Your order</h2>
+        <p className="mt-1 text-sm text-muted">
+          Order <span className="font-mono">{order.paymentId}</span> · {new Date(order.createdAt).toLocaleString()}
+        </p>
+        <ul className="mt-4 divide-y divide-border">
+          {order.items.map((item, index) => {
+            const download = downloadFor(item.transformationId);
+            return (
+              <li key={`${item.transformationId ?? item.name}-${index}`} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <span>
+                  <span className="font-medium">{item.name}</span>{' '}
+                  <span className="text-muted">{formatPrice(item.price)}</span>
+                </span>
+                {download ? (
+                  <a className="btn-primary" href={download.url} download={download.filename}>
+                    Download {item.type === 'video' ? 'video' : 'image'}
+                  </a>
+                ) : (
+                  <span className="text-sm text-muted">Our team will e-mail your finished files</span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        <p className="mt-4 flex justify-between border-t border-border pt-4 font-semibold">
+          <span>{order.paymentMethod === 'demo' ? 'Total paid (demonstration)' : 'Total paid'}</span>
+          <span>{formatPrice(order.amount)}</span>
+        </p>
+      </section>
+    </>
   );
 }

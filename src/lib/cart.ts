@@ -138,9 +138,12 @@ function isCheckoutResponse(data: unknown): data is CheckoutResponse {
  * key (kept with the cart while its contents stay the same), so a double click or a retry after a lost answer
  * returns the first payment's order and can never create a second payment. With the demo checkout the order
  * is paid at once; with Stripe the answer names the payment page, and the cart stays until the success page
- * confirms the payment (cancelling there brings the buyer back to a full cart).
+ * confirms the payment (cancelling there brings the buyer back to a full cart). An e-mail, when given, is
+ * where the server sends the order confirmation; the server validates it again.
  */
-export async function checkout(fetchImpl: typeof fetch = fetch): Promise<CheckoutSuccess | ActionResult> {
+export async function checkout(
+  { email = '', fetchImpl = fetch }: { email?: string; fetchImpl?: typeof fetch } = {},
+): Promise<CheckoutSuccess | ActionResult> {
   const items = $cartItems.get();
   if (items.length === 0) return { ok: false, message: MSG.cartEmpty };
   if ($cartProcessing.get()) return { ok: false, message: 'Checkout is already in progress' };
@@ -151,6 +154,7 @@ export async function checkout(fetchImpl: typeof fetch = fetch): Promise<Checkou
       items: items.map((item) =>
         item.packageId ? { packageId: item.packageId } : { transformationId: item.transformationId ?? '' },
       ),
+      ...(email.trim() && { email: email.trim() }),
     };
     const response = await fetchImpl('/api/checkout', {
       method: 'POST',

@@ -2,6 +2,24 @@
  * The success page after a Stripe payment: Stripe sends the buyer back (`?session_id=…`) a moment before
  * its webhook lands, so the page asks the server about the session until the order leaves `pending`.
  */
+import { MSG } from './messages';
+
+/**
+ * What happened to the order confirmation e-mail; the address only ever appears masked (a…@example.com).
+ * `pending`: an address was given and the mail has not gone out yet (payment not settled, or being sent).
+ */
+export type Confirmation = { status: 'none' } | { status: 'pending' | 'sent' | 'saved' | 'failed'; to: string };
+
+/** The success page's sentence about the confirmation: what actually happened, never more. */
+export function confirmationSentence(confirmation: Confirmation | undefined): string {
+  if (!confirmation || confirmation.status === 'none') return MSG.confirmationNone;
+  const { to } = confirmation;
+  if (confirmation.status === 'sent') return MSG.confirmationSent(to);
+  if (confirmation.status === 'saved') return MSG.confirmationSaved(to);
+  if (confirmation.status === 'failed') return MSG.confirmationFailed(to);
+  return MSG.confirmationPending(to);
+}
+
 export interface PaidOrder {
   paymentId: string;
   orderToken: string;
@@ -11,6 +29,7 @@ export interface PaidOrder {
   createdAt: string;
   items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string }[];
   downloads: { transformationId: string; url: string; filename: string }[];
+  confirmation?: Confirmation;
 }
 
 export const CONFIRM_POLL = { intervalMs: 1500, attempts: 20 } as const;

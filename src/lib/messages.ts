@@ -19,6 +19,15 @@ export const MSG = {
   paymentsUnavailable: 'Payments are unavailable right now. Please try again later or contact us.',
   paymentProviderError: 'Our payment provider could not be reached. Please try again in a moment.',
   paymentConfirming: 'Payment received. We are confirming it with the payment provider…',
+  invalidEmail: 'Please enter a valid email address',
+  // The success page says what happened to the order confirmation (`to` is a masked address such as a…@example.com).
+  confirmationSent: (to: string) => `A confirmation with your download links was sent to ${to}.`,
+  confirmationPending: (to: string) => `A confirmation with your download links is on its way to ${to}.`,
+  confirmationSaved: (to: string) =>
+    `Your confirmation for ${to} was saved locally (no mail server is configured), so no e-mail was sent: keep this page's download links.`,
+  confirmationFailed: (to: string) =>
+    `We could not send the confirmation to ${to}. Keep this page's download links: bookmark the page or copy its address.`,
+  confirmationNone: "Keep this page's download links: bookmark the page or copy its address. No e-mail was given, so none is sent.",
   paymentStillConfirming: 'Your payment is still being confirmed. This usually takes a few seconds.',
   paymentNotCompleted: 'This payment was not completed and nothing was charged. Your cart is still there if you want to try again.',
   paymentRefunded: 'This order was refunded, so its downloads are no longer available.',

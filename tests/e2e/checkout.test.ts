@@ -1,11 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
 import { getStorage } from '../../netlify/lib/storage';
 import { CART_STORAGE_KEY, type CartItem } from '../../src/lib/cart-state';
 import { MSG } from '../../src/lib/messages';
 import { seedCompleted } from '../integration/platform/helpers/seed';
-import { baseUrl, newPage, useBrowser } from './harness';
+import { baseUrl, hydrated, newPage, useBrowser } from './harness';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -86,6 +88,45 @@ describe('checkout', () => {
     const refused = await page.request.get(`${baseUrl()}/api/downloads/${video.id}`);
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error).toBe(MSG.downloadForbidden);
+    await context.close();
+  });
+
+  it('asks for an optional e-mail, refuses a malformed one in the browser, and says the confirmation was saved locally', async () => {
+    const image = await seedCompleted('image');
+    const cart: CartItem[] = [
+      { id: `restored-${Date.now()}`, type: 'image', name: 'Restored & Colorized Image', price: 1.99, transformationId: image.id, imageUrl: `/preview/${image.id}` },
+    ];
+    const { context, page } = await newPage(browser());
+    await page.goto(`${baseUrl()}/`);
+    await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [CART_STORAGE_KEY, JSON.stringify(cart)]);
+    await page.goto(`${baseUrl()}/image-video-transformation`);
+    await hydrated(page, '#cart-email');
+    const email = page.getByLabel(/E-mail for your order confirmation/);
+    await expect(email.getAttribute('autocomplete')).resolves.toBe('email');
+
+    // Native validation keeps a malformed address from being sent: no navigation, the field reports it.
+    await email.fill('not-an-address');
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await page.waitForTimeout(300);
+    expect(page.url()).toContain('/image-video-transformation');
+    await expect(email.evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).resolves.toBe(true);
+
+    await email.fill('grace@example.com');
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await page.waitForURL(/\/checkout\/success\?order=/);
+    const sentence = page.getByTestId('confirmation');
+    await sentence.waitFor();
+    await expect(sentence.textContent()).resolves.toBe(MSG.confirmationSaved('g…@example.com'));
+    expect(await page.locator('main').innerText()).not.toContain('grace@example.com');
+
+    // The message itself is in the server's outbox, with this order's download link.
+    const paymentId = new URL(page.url()).searchParams.get('order')!;
+    const outbox = path.join(path.dirname(process.env.STORAGE_DIR!), 'outbox');
+    const file = (await readdir(outbox)).find((name) => name.includes(paymentId));
+    expect(file).toBeDefined();
+    const mail = await simpleParser(await readFile(path.join(outbox, file!)));
+    expect(mail.to).toMatchObject({ text: 'grace@example.com' });
+    expect(mail.text).toContain(`/api/downloads/${image.id}?token=`);
     await context.close();
   });
 

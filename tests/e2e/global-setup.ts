@@ -26,6 +26,9 @@ export default async function setup(project: TestProject) {
     const build = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('astro build failed');
   }
+  // Browser tests never mail anyone: confirmations go to the temp folder's outbox.
+  delete process.env.SMTP_URL;
+  delete process.env.MAIL_FROM;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-e2e-'));
   const services = await startEmbeddedServices({ dataDir });
   const server = await startSiteServer({ root, port: 0 });

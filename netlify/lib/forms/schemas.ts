@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MSG } from '../../../src/lib/messages';
 
 /** Optional text field: HTML forms send '' for an empty input, which counts as absent. */
 const optionalText = (max: number) =>
@@ -10,7 +11,9 @@ const optionalText = (max: number) =>
     .transform((value) => value || undefined);
 
 const name = z.string().trim().min(1, 'Please enter your name').max(200);
-const email = z.string().trim().max(320).pipe(z.email('Please enter a valid email address'));
+/** An e-mail address as every form and the checkout accept it (trimmed; at most 320 characters). */
+export const emailSchema = z.string().trim().max(320, MSG.invalidEmail).pipe(z.email(MSG.invalidEmail));
+const email = emailSchema;
 
 /** The hidden field real visitors leave empty; see submit.ts. */
 export const HONEYPOT_FIELD = 'company_website';

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
+import { deployOrigin } from '../site-origin';
 import { query } from '../db';
 import { getStorage } from '../storage';
 import { sign, verify } from '../signing';
@@ -107,6 +108,10 @@ export type JobRunner = 'background' | 'inline';
 /** How long the trigger may take to be accepted before the job runs here instead. */
 const TRIGGER_TIMEOUT_MS = 10_000;
 
+// The trigger goes to this deploy's own address from the platform, never to a request's Host header,
+// which a client could point at another server.
+export { deployOrigin };
+
 /**
  * Starts the job. `background` (default): POSTs the signed job id to the background function of the same
  * deploy, which answers 202 at once and renders for up to 15 minutes (on Netlify and under `npm start`).
@@ -114,20 +119,6 @@ const TRIGGER_TIMEOUT_MS = 10_000;
  * a trigger that arrives late anyway cannot render it twice (`claim`). VIDEO_JOB_RUNNER=inline forces
  * inline runs.
  */
-/**
- * This deploy's own address, from the platform (DEPLOY_URL, else URL; `npm start` sets DEPLOY_URL to
- * itself), never from a request's Host header, which a client could point at another server.
- */
-export function deployOrigin(env: Record<string, string | undefined> = process.env): string | null {
-  const raw = env.DEPLOY_URL || env.URL;
-  if (!raw) return null;
-  try {
-    return new URL(raw).origin;
-  } catch {
-    return null;
-  }
-}
-
 export async function startVideoJob(id: string, runner = jobRunner(), origin = deployOrigin()): Promise<JobRunner> {
   if (runner === 'inline' || !origin) {
     void runVideoJob(id);

@@ -1,4 +1,6 @@
+import type { Confirmation } from '../../../src/lib/checkout-status';
 import { query } from '../db';
+import { maskEmail } from '../mail/mask';
 import { getTransformation, type Transformation } from '../transformations';
 import { downloadToken } from './tokens';
 
@@ -25,6 +27,7 @@ export interface Order {
   createdAt: string;
   items: OrderItem[];
   downloads: OrderDownload[];
+  confirmation: Confirmation;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,6 +51,8 @@ interface OrderRow {
   status: string;
   payment_method: string;
   created_at: Date;
+  email: string | null;
+  email_status: 'sending' | 'sent' | 'saved' | 'failed' | null;
   transformation_id: string | null;
   package_id: string | null;
   price: string;
@@ -61,7 +66,7 @@ interface OrderRow {
 export async function getOrder(paymentId: string): Promise<Order | null> {
   if (!UUID.test(paymentId)) return null;
   const rows = await query<OrderRow & Record<string, unknown>>(
-    `select p.id as payment_id, p.amount, p.currency, p.status, p.payment_method, p.created_at,
+    `select p.id as payment_id, p.amount, p.currency, p.status, p.payment_method, p.created_at, p.email, p.email_status,
             pi.transformation_id, pi.package_id, pi.price,
             m.kind, m.result_path, m.created_at as t_created_at, c.name
        from payments p
@@ -98,7 +103,13 @@ export async function getOrder(paymentId: string): Promise<Order | null> {
     createdAt: first.created_at.toISOString(),
     items,
     downloads,
+    confirmation: confirmationOf(first.email, first.email_status),
   };
+}
+
+function confirmationOf(email: string | null, status: OrderRow['email_status']): Confirmation {
+  if (!email) return { status: 'none' };
+  return { status: !status || status === 'sending' ? 'pending' : status, to: maskEmail(email) };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { MSG } from '../../../src/lib/messages';
+import { emailSchema } from '../forms/schemas';
 
 /**
- * What the browser may send to /api/checkout: ids only. `.strict()` turns a price (or any other extra
+ * What the browser may send to /api/checkout: ids only (and an optional e-mail for the confirmation). `.strict()` turns a price (or any other extra
  * field) into a 400, so the amount charged can only come from the server's price list.
  */
 export const cartItemSchema = z.union([
@@ -18,6 +19,8 @@ export const checkoutRequestSchema = z
       .min(8, 'idempotencyKey must be at least 8 characters')
       .max(200)
       .regex(/^[A-Za-z0-9._:-]+$/, 'idempotencyKey may contain letters, digits and . _ : - only'),
+    /** Where to send the order confirmation; optional ('' counts as absent). Stored, never returned. */
+    email: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), emailSchema.optional()),
   })
   .strict();
 

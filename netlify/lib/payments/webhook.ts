@@ -1,6 +1,7 @@
 import { toCents } from '../../../src/lib/money';
 import { withTransaction, type Queryable } from '../db';
 import { HttpError } from '../http';
+import { sendOrderConfirmation } from '../mail/order-confirmation';
 import type { StripeSettings } from './config';
 import { Stripe, stripeClient } from './stripe';
 
@@ -15,6 +16,8 @@ export interface EventOutcome {
   /** The payment's status after the event (absent for events this site does not act on). */
   status?: string;
   reason?: string;
+  /** The order the event moved (set when a payment was completed). */
+  paymentId?: string;
 }
 
 interface PaymentRow {
@@ -43,8 +46,12 @@ export function verifyEvent(raw: Buffer, signature: string | null, settings: Str
 export async function applyStripeEvent(event: Stripe.Event, settings: StripeSettings): Promise<EventOutcome> {
   switch (event.type) {
     case 'checkout.session.completed':
-    case 'checkout.session.async_payment_succeeded':
-      return settleSession(event, settings, 'paid');
+    case 'checkout.session.async_payment_succeeded': {
+      const outcome = await settleSession(event, settings, 'paid');
+      // After the transaction commits: the mail goes out only for a payment that is really completed.
+      if (outcome.applied && outcome.status === 'completed' && outcome.paymentId) await sendOrderConfirmation(outcome.paymentId);
+      return outcome;
+    }
     case 'checkout.session.expired':
     case 'checkout.session.async_payment_failed':
       return settleSession(event, settings, 'failed');
@@ -93,7 +100,7 @@ async function settleSession(
       [payment.id, session.id, paymentIntent],
     );
     await releaseItems(tx, payment.id);
-    return { applied: true, status: 'completed' };
+    return { applied: true, status: 'completed', paymentId: payment.id };
   });
 }
 

@@ -27,12 +27,15 @@ export default function CartCard() {
   const total = useStore($cartTotal);
   const processing = useStore($cartProcessing);
   const [mode, setMode] = useState<string | null>(null);
+  const [email, setEmail] = useState('');
   useEffect(() => {
     void paymentMode().then(setMode);
   }, []);
 
-  const pay = async () => {
-    const result = await checkout();
+  // A form, so the browser checks the e-mail (type="email") before anything is sent.
+  const pay = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = await checkout({ email });
     if (result.ok && 'redirectUrl' in result) {
       // "Redirecting to payment…" helps while Stripe's page loads; the payment's own success toast is shown
       // by the success page, where the buyer can see it.
@@ -73,14 +76,35 @@ export default function CartCard() {
           ))}
         </ul>
       )}
-      <div className="mt-4 flex flex-wrap items-center justify-between gap-4 border-t border-border pt-4">
-        <p className="text-lg font-semibold">
-          Total: <span data-testid="cart-total">{formatPrice(total)}</span>
+      <form className="mt-4 border-t border-border pt-4" onSubmit={pay}>
+        <label htmlFor="cart-email" className="block text-sm font-medium">
+          E-mail for your order confirmation <span className="font-normal text-muted">(optional)</span>
+        </label>
+        <input
+          id="cart-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          maxLength={320}
+          placeholder="you@example.com"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          aria-describedby="cart-email-hint"
+          className="field mt-1 max-w-sm"
+          disabled={processing}
+        />
+        <p id="cart-email-hint" className="mt-1 text-xs text-muted">
+          We send your download links there and use it for nothing else. Leave it empty to keep the links from the next page.
         </p>
-        <button type="button" className="btn-primary" onClick={pay} disabled={items.length === 0 || processing}>
-          {processing ? 'Processing…' : 'Proceed to Checkout'}
-        </button>
-      </div>
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-4">
+          <p className="text-lg font-semibold">
+            Total: <span data-testid="cart-total">{formatPrice(total)}</span>
+          </p>
+          <button type="submit" className="btn-primary" disabled={items.length === 0 || processing}>
+            {processing ? 'Processing…' : 'Proceed to Checkout'}
+          </button>
+        </div>
+      </form>
       {mode === 'demo' && <p className="mt-2 text-xs text-muted">Demonstration checkout: no real payment is taken.</p>}
       {mode === 'stripe' && <p className="mt-2 text-xs text-muted">Secure payment by Stripe: you will enter your card details on Stripe's page.</p>}
     </section>

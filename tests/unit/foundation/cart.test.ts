@@ -63,8 +63,21 @@ describe('cart rules', () => {
 describe('checkout action', () => {
   it('refuses an empty cart without calling the server', async () => {
     const fetchImpl = vi.fn();
-    await expect(checkout(fetchImpl)).resolves.toEqual({ ok: false, message: 'Your cart is empty' });
+    await expect(checkout({ fetchImpl })).resolves.toEqual({ ok: false, message: 'Your cart is empty' });
     expect(fetchImpl).not.toHaveBeenCalled();
+  });
+
+  it('sends the e-mail for the confirmation trimmed, and no e-mail field when it is left empty', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const fetchImpl = (async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      return Response.json({ success: false, error: 'stop here' }, { status: 409 });
+    }) as unknown as typeof fetch;
+    addPackageToCart('basic-restoration');
+    await checkout({ fetchImpl, email: '  buyer@example.com ' });
+    await checkout({ fetchImpl, email: '   ' });
+    expect(bodies[0]!.email).toBe('buyer@example.com');
+    expect(bodies[1]).not.toHaveProperty('email');
   });
 
   it('sends ids and the cart’s idempotency key, never prices; empties the cart 1000 ms after success', async () => {
@@ -77,7 +90,7 @@ describe('checkout action', () => {
       expect($cartProcessing.get()).toBe(true);
       return Response.json({ success: true, paymentId: 'p1', amount: 41.99, orderToken: 'tok' });
     });
-    const result = await checkout(fetchImpl as unknown as typeof fetch);
+    const result = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(result).toMatchObject({ ok: true, message: MSG.checkoutSuccess, paymentId: 'p1' });
     expect(bodies[0]).toMatchObject({ items: [{ transformationId: 't1' }, { packageId: 'basic-restoration' }] });
     expect(JSON.stringify(bodies[0])).not.toContain('price');
@@ -97,10 +110,10 @@ describe('checkout action', () => {
       keys.push((JSON.parse(String(init.body)) as { idempotencyKey: string }).idempotencyKey);
       throw new TypeError('network error');
     });
-    await checkout(lost as unknown as typeof fetch).catch(() => {});
-    await checkout(lost as unknown as typeof fetch).catch(() => {});
+    await checkout({ fetchImpl: lost as unknown as typeof fetch }).catch(() => {});
+    await checkout({ fetchImpl: lost as unknown as typeof fetch }).catch(() => {});
     addToCart({ type: 'image', imageUrl: '/b.jpg', transformationId: 't2' });
-    await checkout(lost as unknown as typeof fetch).catch(() => {});
+    await checkout({ fetchImpl: lost as unknown as typeof fetch }).catch(() => {});
     expect(keys).toHaveLength(3);
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);
@@ -110,8 +123,8 @@ describe('checkout action', () => {
       keys.push((JSON.parse(String(init.body)) as { idempotencyKey: string }).idempotencyKey);
       return Response.json({ success: false, error: 'This checkout is no longer open' }, { status: 409 });
     });
-    await checkout(refused as unknown as typeof fetch);
-    await checkout(refused as unknown as typeof fetch);
+    await checkout({ fetchImpl: refused as unknown as typeof fetch });
+    await checkout({ fetchImpl: refused as unknown as typeof fetch });
     expect(keys[3]).toBe(keys[2]);
     expect(keys[4]).not.toBe(keys[3]);
   });
@@ -122,8 +135,8 @@ describe('checkout action', () => {
     const fetchImpl = vi.fn(
       () => new Promise<Response>((resolve) => (release = () => resolve(Response.json({ success: true, paymentId: 'p', amount: 1.99, orderToken: 't' })))),
     );
-    const first = checkout(fetchImpl as unknown as typeof fetch);
-    const second = await checkout(fetchImpl as unknown as typeof fetch);
+    const first = checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
+    const second = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(second.ok).toBe(false);
     release();
     await first;
@@ -133,12 +146,12 @@ describe('checkout action', () => {
   it('reports the server error and resets the processing flag', async () => {
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
     const fetchImpl = vi.fn(async () => Response.json({ success: false, error: 'Item already purchased' }, { status: 409 }));
-    await expect(checkout(fetchImpl as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: 'Checkout failed: Item already purchased' });
+    await expect(checkout({ fetchImpl: fetchImpl as unknown as typeof fetch })).resolves.toEqual({ ok: false, message: 'Checkout failed: Item already purchased' });
     expect($cartProcessing.get()).toBe(false);
     const broken = vi.fn(async () => { throw new Error('offline'); });
-    await expect(checkout(broken as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: 'Checkout failed: offline' });
+    await expect(checkout({ fetchImpl: broken as unknown as typeof fetch })).resolves.toEqual({ ok: false, message: 'Checkout failed: offline' });
     const noMessage = vi.fn(async () => new Response('oops', { status: 500 }));
-    await expect(checkout(noMessage as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: 'Checkout failed: Please try again' });
+    await expect(checkout({ fetchImpl: noMessage as unknown as typeof fetch })).resolves.toEqual({ ok: false, message: 'Checkout failed: Please try again' });
   });
 });
 
@@ -150,7 +163,7 @@ describe('checkout action with real payments', () => {
     const fetchImpl = vi.fn(async () =>
       Response.json({ success: true, paymentId: 'p1', amount: 1.99, orderToken: 'tok', downloads: [], checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
     );
-    const result = await checkout(fetchImpl as unknown as typeof fetch);
+    const result = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(result).toMatchObject({ ok: true, message: MSG.checkoutRedirecting, redirectUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' });
     vi.advanceTimersByTime(5000);
     expect($cartCount.get()).toBe(1);
@@ -160,7 +173,7 @@ describe('checkout action with real payments', () => {
   it('refuses a payment page that is not a web address', async () => {
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
     const fetchImpl = vi.fn(async () => Response.json({ success: true, paymentId: 'p1', amount: 1.99, orderToken: 'tok', checkoutUrl: 'javascript:alert(1)' }));
-    await expect(checkout(fetchImpl as unknown as typeof fetch)).resolves.toEqual({ ok: false, message: MSG.checkoutFailed() });
+    await expect(checkout({ fetchImpl: fetchImpl as unknown as typeof fetch })).resolves.toEqual({ ok: false, message: MSG.checkoutFailed() });
     expect($cartCount.get()).toBe(1);
   });
 });

@@ -32,13 +32,13 @@ describe('purchased downloads', () => {
         ],
       }),
     );
-    expect((await checkout(fetchImpl as unknown as typeof fetch)).ok).toBe(true);
+    expect((await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch })).ok).toBe(true);
     expect($purchases.get()).toEqual({ [ID]: link(ID) });
   });
 
   it('a failed checkout keeps nothing; later orders add to earlier ones', async () => {
     addToCart({ type: 'image', transformationId: ID });
-    await checkout((async () => Response.json({ success: false, error: 'no' }, { status: 409 })) as unknown as typeof fetch);
+    await checkout({ fetchImpl: (async () => Response.json({ success: false, error: 'no' }, { status: 409 })) as unknown as typeof fetch });
     expect($purchases.get()).toEqual({});
     rememberDownloads([{ transformationId: ID, url: link(ID) }]);
     rememberDownloads([{ transformationId: OTHER, url: link(OTHER) }, null, 'junk']);

@@ -1,0 +1,76 @@
+import { formatPrice } from '../../../src/lib/catalog';
+import { site } from '../../../src/lib/site';
+import { query } from '../db';
+import { getOrder, type Order } from '../orders/order';
+import { publicOrigin } from '../site-origin';
+import { deliver, type MailMessage, type MailTarget } from './transport';
+
+/**
+ * The order confirmation: order number, items, total and the order's clean download links as absolute
+ * addresses on the site's public origin. Sent once per paid order that has an address: the demo checkout
+ * right after payment, Stripe when its verified webhook completes the payment.
+ */
+export function confirmationMessage(order: Order, to: string, origin: string): MailMessage {
+  const links = order.downloads.map((d) => ({ ...d, href: new URL(d.url, origin).href }));
+  const linkFor = (id?: string) => links.find((l) => l.transformationId === id);
+  const lines = order.items.map((item) => {
+    const link = linkFor(item.transformationId);
+    return { label: `${item.name} — ${formatPrice(item.price)}`, link };
+  });
+  const total = `${formatPrice(order.amount)}${order.paymentMethod === 'demo' ? ' (demonstration, nothing charged)' : ''}`;
+  const contact = new URL('/contact', origin).href;
+  const text = [
+    `Thank you for your order at ${site.brand}.`,
+    '',
+    `Order number: ${order.paymentId}`,
+    '',
+    ...lines.flatMap(({ label, link }) => [label, link ? `  Download: ${link.href}` : '  Our team will e-mail your finished files.']),
+    '',
+    `Total: ${total}`,
+    '',
+    'The download links are yours to keep; they give the full-quality files without a watermark.',
+    `Questions? Write to us at ${contact}`,
+    '',
+    `${site.brand} — ${origin}`,
+  ].join('\n');
+  const html = `<p>Thank you for your order at ${escape(site.brand)}.</p>
+<p>Order number: <strong>${escape(order.paymentId)}</strong></p>
+<ul>${lines
+    .map(({ label, link }) => `<li>${escape(label)}<br>${link ? `<a href="${escape(link.href)}">Download ${escape(link.filename)}</a>` : 'Our team will e-mail your finished files.'}</li>`)
+    .join('')}</ul>
+<p>Total: <strong>${escape(total)}</strong></p>
+<p>The download links are yours to keep; they give the full-quality files without a watermark.</p>
+<p>Questions? <a href="${escape(contact)}">Write to us</a>.</p>`;
+  return { to, subject: `Your ${site.brand} order ${order.paymentId.slice(0, 8)}`, text, html, reference: order.paymentId };
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * Claims the payment's confirmation (one sender wins, so a retried checkout or a redelivered webhook never
+ * mails twice), sends it and records the outcome. Never throws: a mail problem is logged and the payment
+ * stands; the buyer still has the success page's links.
+ */
+export async function sendOrderConfirmation(paymentId: string, target?: MailTarget): Promise<void> {
+  try {
+    const [claim] = await query<{ email: string }>(
+      `update payments set email_status = 'sending'
+        where id = $1 and status = 'completed' and email is not null and email_status is null returning email`,
+      [paymentId],
+    );
+    if (!claim) return;
+    const order = await getOrder(paymentId);
+    let status: 'sent' | 'saved' | 'failed' = 'failed';
+    try {
+      const delivery = await deliver(confirmationMessage(order!, claim.email, publicOrigin() ?? new URL(site.url).origin), target);
+      status = delivery.status;
+      if (delivery.status === 'saved') console.log(`[mail] order ${paymentId}: no SMTP_URL/MAIL_FROM, confirmation saved to ${delivery.file}`);
+      else console.log(`[mail] order ${paymentId}: confirmation sent (${delivery.messageId})`);
+    } catch (error) {
+      console.error(`[mail] order ${paymentId}: the confirmation could not be sent: ${(error as Error).message}`);
+    }
+    await query(`update payments set email_status = $2 where id = $1`, [paymentId, status]);
+  } catch (error) {
+    console.error(`[mail] order ${paymentId}: confirmation skipped: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { maskEmail } from '../../../netlify/lib/mail/mask';
+import { confirmationMessage } from '../../../netlify/lib/mail/order-confirmation';
+import { readMailTarget } from '../../../netlify/lib/mail/transport';
+import { checkoutRequestSchema } from '../../../netlify/lib/orders/schemas';
+import { publicOrigin } from '../../../netlify/lib/site-origin';
+import { confirmationSentence } from '../../../src/lib/checkout-status';
+import { MSG } from '../../../src/lib/messages';
+
+const order = {
+  paymentId: '11111111-2222-4333-8444-555555555555',
+  amount: 8.98,
+  currency: 'USD',
+  status: 'completed',
+  paymentMethod: 'demo',
+  createdAt: '2026-11-23T10:00:00.000Z',
+  items: [
+    { type: 'image' as const, name: 'Restored <Image>', price: 1.99, transformationId: 'aaaaaaaa-0000-4000-8000-000000000001' },
+    { type: 'package' as const, name: 'Starter', price: 6.99, packageId: 'starter' },
+  ],
+  downloads: [{ transformationId: 'aaaaaaaa-0000-4000-8000-000000000001', url: '/api/downloads/aaaaaaaa-0000-4000-8000-000000000001?token=abc', filename: 'restored-image-1.jpg' }],
+  confirmation: { status: 'none' as const },
+};
+
+describe('order confirmation', () => {
+  it('masks an address to its first character and domain', () => {
+    expect(maskEmail('buyer@example.com')).toBe('b…@example.com');
+    expect(maskEmail('x@y.io')).toBe('x…@y.io');
+    expect(maskEmail('nonsense')).toBe('…');
+  });
+
+  it('accepts an optional, trimmed e-mail in the checkout request and refuses a malformed one', () => {
+    const base = { items: [{ packageId: 'starter' }], idempotencyKey: 'key-12345678' };
+    expect(checkoutRequestSchema.parse(base).email).toBeUndefined();
+    expect(checkoutRequestSchema.parse({ ...base, email: '  ' }).email).toBeUndefined();
+    expect(checkoutRequestSchema.parse({ ...base, email: ' a@b.co ' }).email).toBe('a@b.co');
+    const bad = checkoutRequestSchema.safeParse({ ...base, email: 'a@' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toBe(MSG.invalidEmail);
+  });
+
+  it('builds absolute download links on the public origin and escapes names in HTML', () => {
+    const mail = confirmationMessage(order, 'buyer@example.com', 'https://shop.example');
+    expect(mail.to).toBe('buyer@example.com');
+    expect(mail.text).toContain(order.paymentId);
+    expect(mail.text).toContain(`Download: https://shop.example${order.downloads[0]!.url}`);
+    expect(mail.text).toContain('$8.98 (demonstration, nothing charged)');
+    expect(mail.text).toContain('Our team will e-mail your finished files.');
+    expect(mail.html).toContain('Restored &#60;Image&#62;');
+    expect(mail.html).not.toContain('<Image>');
+  });
+
+  it('prefers the site address over the deploy address for links that outlive a deploy', () => {
+    expect(publicOrigin({ URL: 'https://a.example/', DEPLOY_URL: 'https://b--a.netlify.app' })).toBe('https://a.example');
+    expect(publicOrigin({ DEPLOY_URL: 'http://127.0.0.1:8888' })).toBe('http://127.0.0.1:8888');
+    expect(publicOrigin({ URL: 'not a url', PUBLIC_SITE_URL: 'https://c.example' })).toBe('https://c.example');
+    expect(publicOrigin({})).toBeNull();
+  });
+
+  it('uses SMTP only with both SMTP_URL and MAIL_FROM, else the outbox beside local storage', () => {
+    expect(readMailTarget({ SMTP_URL: 'smtp://h:25', MAIL_FROM: 'a@b.co' })).toEqual({ kind: 'smtp', url: 'smtp://h:25', from: 'a@b.co' });
+    expect(readMailTarget({ STORAGE_DIR: '/srv/data/storage' })).toMatchObject({ kind: 'outbox', dir: '/srv/data/outbox' });
+    expect(readMailTarget({ SMTP_URL: 'smtp://h:25', STORAGE_DIR: '/srv/data/storage' }).kind).toBe('outbox');
+  });
+
+  it('words the success page sentence after what happened', () => {
+    expect(confirmationSentence({ status: 'sent', to: 'b…@example.com' })).toBe(MSG.confirmationSent('b…@example.com'));
+    expect(confirmationSentence({ status: 'saved', to: 'b…@example.com' })).toMatch(/saved locally/);
+    expect(confirmationSentence({ status: 'failed', to: 'b…@example.com' })).toMatch(/could not send/);
+    expect(confirmationSentence({ status: 'none' })).toMatch(/Keep this page's download links/);
+    expect(confirmationSentence(undefined)).toBe(MSG.confirmationNone);
+  });
+});
