@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { colorHintsSchema, healMarksSchema } from '../../src/lib/tool/image-schema';
 import { query, type Queryable } from './db';
 
 /**
@@ -6,6 +8,23 @@ import { query, type Queryable } from './db';
  */
 export type TransformationKind = 'image' | 'video';
 export type TransformationStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+/**
+ * What a job keeps beside its columns (the `hints` jsonb), read once here with a schema: an image job's
+ * sizes, tone, colour hints, heal marks, reference photo and display copy of the original. A field that is
+ * missing or malformed reads as absent, so an old or damaged row never breaks a status read.
+ */
+export const jobMetaSchema = z.looseObject({
+  width: z.number().positive().optional().catch(undefined),
+  height: z.number().positive().optional().catch(undefined),
+  tone: z.enum(['grey', 'sepia', 'colour']).optional().catch(undefined),
+  method: z.string().optional().catch(undefined),
+  originalViewPath: z.string().min(1).optional().catch(undefined),
+  referencePath: z.string().min(1).nullable().optional().catch(undefined),
+  colorHints: colorHintsSchema.catch([]).default([]),
+  healMarks: healMarksSchema.catch([]).default([]),
+});
+export type JobMeta = z.output<typeof jobMetaSchema>;
 
 export interface Transformation {
   id: string;
@@ -18,7 +37,9 @@ export interface Transformation {
   originalPath: string | null;
   resultPath: string | null;
   previewPath: string | null;
+  /** The raw `hints` jsonb (written by merging); read it through `meta`. */
   hints: Record<string, unknown>;
+  meta: JobMeta;
   purchased: boolean;
   error: string | null;
   createdAt: Date;
@@ -71,6 +92,7 @@ function toTransformation(row: Row): Transformation {
     resultPath: row.result_path,
     previewPath: row.preview_path,
     hints: row.hints ?? {},
+    meta: jobMetaSchema.parse(row.hints ?? {}),
     purchased: row.purchased,
     error: row.error,
     createdAt: row.created_at,

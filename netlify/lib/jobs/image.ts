@@ -7,8 +7,6 @@ import { getStorage } from '../storage';
 import {
   ColorizerError,
   ImageInputError,
-  colorHintsSchema,
-  healMarksSchema,
   imageModelSchema,
   inspectImage,
   makePreview,
@@ -20,7 +18,7 @@ import {
   type ImageModel,
 } from '../image';
 import { photoTone } from '../image/pipeline';
-import type { ImageAnswer, Tone } from '../../../src/lib/tool/image-schema';
+import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
 import {
   completeTransformation,
   createTransformation,
@@ -50,41 +48,24 @@ export function toHttpError(error: unknown): unknown {
 }
 
 export async function answerFor(t: Transformation): Promise<ImageAnswer> {
-  const originalView = (t.hints as { originalViewPath?: unknown }).originalViewPath;
+  const { meta } = t;
   return {
     success: true,
     transformationId: t.id,
-    originalUrl: (await viewUrl(typeof originalView === 'string' ? originalView : t.originalPath))!,
+    originalUrl: (await viewUrl(meta.originalViewPath ?? t.originalPath))!,
     processedUrl: (await viewUrl(t.previewPath))!,
-    width: Number((t.hints as { width?: unknown }).width) || null,
-    height: Number((t.hints as { height?: unknown }).height) || null,
-    hints: hintsOf(t),
-    healMarks: healMarksOf(t),
-    tone: toneOf(t),
-    reference: !!referencePathOf(t),
+    width: meta.width ?? null,
+    height: meta.height ?? null,
+    hints: meta.colorHints,
+    healMarks: meta.healMarks,
+    tone: meta.tone ?? null,
+    reference: !!meta.referencePath,
     error: null,
   };
 }
 
-function toneOf(t: Transformation): Tone | null {
-  const tone = (t.hints as { tone?: unknown }).tone;
-  return tone === 'grey' || tone === 'sepia' || tone === 'colour' ? tone : null;
-}
-
-function referencePathOf(t: Transformation): string | null {
-  const path = (t.hints as { referencePath?: unknown }).referencePath;
-  return typeof path === 'string' && path ? path : null;
-}
-
-export function hintsOf(t: Transformation): ColorHint[] {
-  const parsed = colorHintsSchema.safeParse((t.hints as { colorHints?: unknown }).colorHints ?? []);
-  return parsed.success ? parsed.data : [];
-}
-
-export function healMarksOf(t: Transformation): HealMark[] {
-  const parsed = healMarksSchema.safeParse((t.hints as { healMarks?: unknown }).healMarks ?? []);
-  return parsed.success ? parsed.data : [];
-}
+export const hintsOf = (t: Transformation): ColorHint[] => t.meta.colorHints;
+export const healMarksOf = (t: Transformation): HealMark[] => t.meta.healMarks;
 
 /**
  * Validates the image by content, stores it, restores and colorizes it, stores the clean result and the
@@ -189,13 +170,13 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   if (!t || t.kind !== 'image') throw new HttpError(404, MSG.imageNotFound);
   if (t.purchased) throw new HttpError(409, MSG.imageFinal);
   if (t.status !== 'completed' || !t.originalPath) throw new HttpError(409, MSG.imageNotReady);
-  if (change.reference && toneOf(t) === 'colour') throw new HttpError(409, MSG.referenceColourResult);
+  if (change.reference && t.meta.tone === 'colour') throw new HttpError(409, MSG.referenceColourResult);
   const storage = getStorage();
   const original = await storage.get(t.originalPath);
   if (!original) throw new HttpError(404, 'The original image is missing. Please upload it again.');
   const hints = change.hints ?? hintsOf(t);
   const heal = change.heal ?? healMarksOf(t);
-  const stored = referencePathOf(t);
+  const stored = t.meta.referencePath ?? null;
   const referencePath = change.reference === null ? null : change.reference ? paths.reference(id, extensionFor(change.reference.format)) : stored;
   // A stored reference that has gone missing falls back to automatic colours rather than failing.
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
