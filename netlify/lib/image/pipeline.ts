@@ -18,6 +18,8 @@ export type RestoreResult = {
   tone: Tone;
   method: string;
   timings: Record<string, number>;
+  /** With `originalViewSide`: the original as a display JPEG of at most that side, from the same decode. */
+  originalView?: Buffer;
 };
 
 export type RestoreOpts = {
@@ -33,6 +35,10 @@ export type RestoreOpts = {
   reference?: Buffer;
   /** Damage the buyer marked by hand (heal brush), removed after the automatic pass; kept through re-renders. */
   heal?: HealMark[];
+  /** The caller already inspected these bytes (inspectImage): not again. */
+  inspected?: boolean;
+  /** Also return the original as a display JPEG of at most this side (the tool shows it beside the result). */
+  originalViewSide?: number;
   /** Diagnostics (benchmark): receives the mask of the damage the restoration removed. */
   onDamageMask?: (mask: Uint8Array, width: number, height: number) => void;
 };
@@ -78,10 +84,17 @@ export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Prom
   const pipe = PIPELINES[opts.model];
   if (!pipe) throw new Error(`Unknown model ${opts.model}`);
 
-  await inspectImage(bytes, ['jpeg', 'png', 'tiff']);
+  if (!opts.inspected) await inspectImage(bytes, ['jpeg', 'png', 'tiff']);
   const img = openImage(bytes).flatten({ background: '#ffffff' }).toColourspace('srgb');
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   const W = info.width, H = info.height, N = W * H;
+  // The display copy of the original comes from this one decode (a 12 MP TIFF is not decoded twice).
+  const originalView = opts.originalViewSide
+    ? await sharp(data, { raw: { width: W, height: H, channels: info.channels } })
+        .resize(opts.originalViewSide, opts.originalViewSide, { fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality: 88 })
+        .toBuffer()
+    : undefined;
   lap('decode');
 
   // Chroma and tone from a small copy: tone needs only statistics, chroma is rebuilt guided by L*.
@@ -149,5 +162,5 @@ export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Prom
     .jpeg({ quality: 90, chromaSubsampling: '4:4:4' })
     .toBuffer();
   lap('encode');
-  return { image, width: W, height: H, tone, method, timings };
+  return { image, width: W, height: H, tone, method, timings, originalView };
 }

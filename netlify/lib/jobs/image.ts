@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
 import { withRenderSlot } from './render-slots';
@@ -85,19 +84,16 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
   try {
     await storage.put(originalPath, bytes, mimeFor(inspected.format));
     written.push(originalPath);
+    // A heartbeat while the render (or the hosted colorizer) works, so the stale-job sweep leaves it alone.
+    // The bytes are inspected above and decoded once, in the render, which also makes the display copy.
+    const heartbeat = setInterval(() => void touchTransformation(t.id).catch(() => {}), HEARTBEAT_MS);
+    const result = await withRenderSlot(() =>
+      restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, inspected: true, originalViewSide: PREVIEW_MAX_SIDE }),
+    ).finally(() => clearInterval(heartbeat));
     // The browser shows the original beside the result: a bounded JPEG (TIFF does not display in
     // browsers, and a 15 MB original would be slow to load). The stored original stays untouched.
-    const originalView = await sharp(bytes, { limitInputPixels: 40_000_000 })
-      .rotate()
-      .resize(PREVIEW_MAX_SIDE, PREVIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 88 })
-      .toBuffer();
-    await storage.put(paths.originalView(t.id), originalView, 'image/jpeg');
+    await storage.put(paths.originalView(t.id), result.originalView!, 'image/jpeg');
     written.push(paths.originalView(t.id));
-    // A heartbeat while the render (or the hosted colorizer) works, so the stale-job sweep leaves it alone.
-    const heartbeat = setInterval(() => void touchTransformation(t.id).catch(() => {}), HEARTBEAT_MS);
-    const result = await withRenderSlot(() => restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt })).finally(() => clearInterval(heartbeat));
     const preview = await makePreview(result.image, BRAND);
     await storage.put(paths.imageResult(t.id), result.image, 'image/jpeg');
     written.push(paths.imageResult(t.id));
