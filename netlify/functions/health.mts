@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { platformHealth } from '../lib/health';
-import { videoHealth } from '../lib/jobs';
+import { videoHealth } from '../lib/tool';
 import { chatHealth } from '../lib/chat/config';
 import { paymentsHealth } from '../lib/payments/config';
 

@@ -2,8 +2,8 @@ import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { healMarksSchema } from '../../src/lib/tool/image-schema';
 import { json, parseWith, pathAfter, readJson, requireMethod, withErrors } from '../lib/http';
-import { applyHeal } from '../lib/jobs';
-import { enforceToolLimit } from '../lib/jobs/limits';
+import { applyHeal } from '../lib/tool';
+import { enforceToolLimit } from '../lib/tool/limits';
 import { MSG } from '../../src/lib/messages';
 
 // POST /api/transformations/{id}/heal { marks: [{ points: [{ x, y }], radius? }] } — re-renders an unpurchased

@@ -2,8 +2,8 @@ import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { colorHintsSchema } from '../../src/lib/tool/image-schema';
 import { json, parseWith, pathAfter, readJson, requireMethod, withErrors } from '../lib/http';
-import { applyHints } from '../lib/jobs';
-import { enforceToolLimit } from '../lib/jobs/limits';
+import { applyHints } from '../lib/tool';
+import { enforceToolLimit } from '../lib/tool/limits';
 
 // POST /api/transformations/{id}/hints { hints: [{ x, y, color }] } — re-renders an unpurchased image with
 // colour hints (x, y in 0..1 of the picture, '#rrggbb'); answers like /api/process-image.

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
-import { runMaintenance } from '../lib/jobs/maintenance';
+import { runMaintenance } from '../lib/tool/maintenance';
 
 // Scheduled (no public path): fails jobs whose worker died, deletes expired uploads and unbought results.
-// See netlify/lib/jobs/maintenance.ts.
+// See netlify/lib/tool/maintenance.ts.
 export default async () => {
   const done = await runMaintenance();
   if (done.staleJobsFailed + done.uploadsExpired + done.resultsExpired) console.log('[maintenance]', JSON.stringify(done));

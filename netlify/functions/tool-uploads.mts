@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
-import { newUploadId, paths } from '../lib/jobs';
-import { enforceToolLimit } from '../lib/jobs/limits';
-import { recordUploadGrant } from '../lib/jobs/upload-grants';
+import { newUploadId, paths } from '../lib/tool';
+import { enforceToolLimit } from '../lib/tool/limits';
+import { recordUploadGrant } from '../lib/tool/upload-grants';
 import { getStorage, MAX_UPLOAD_BYTES } from '../lib/storage';
 import { MSG } from '../../src/lib/messages';
 

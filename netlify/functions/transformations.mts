@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
 import { errorJson, json, parseWith, pathAfter, requireMethod, withErrors } from '../lib/http';
-import { imageAnswer, statusAnswer, viewUrl } from '../lib/jobs';
+import { imageAnswer, statusAnswer, viewUrl } from '../lib/tool';
 import { transformationIdSchema } from '../lib/orders/schemas';
 import { getTransformation } from '../lib/transformations';
 

@@ -9,7 +9,7 @@ import maintenance from '../../../netlify/functions/maintenance.mts';
 import { query } from '../../../netlify/lib/db';
 import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
-import { queueVideo, runVideoJob, jobSignature } from '../../../netlify/lib/jobs';
+import { queueVideo, runVideoJob, jobSignature } from '../../../netlify/lib/tool';
 import { MSG } from '../../../src/lib/messages';
 import { startEmbedded } from '../platform/helpers/backends';
 import { BASE, dataUrl, greyPhoto, pngBombHeader } from './helpers';
