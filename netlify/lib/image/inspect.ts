@@ -1,8 +1,10 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { MAX_UPLOAD_BYTES as MAX_INPUT_BYTES } from '../../../src/lib/tool/constants';
 import { ImageInputError } from './errors';
 
 export type ImageFormat = 'jpeg' | 'png' | 'tiff';
-export const MAX_INPUT_BYTES = 15 * 1024 * 1024;
+/** The one upload size limit (src/lib/tool/constants.ts), under the engine's name. */
+export { MAX_INPUT_BYTES };
 export const MAX_INPUT_PIXELS = 40_000_000;
 
 const NAMES: Record<ImageFormat, string> = { jpeg: 'JPEG', png: 'PNG', tiff: 'TIFF' };

@@ -1,5 +1,6 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { apiUrl, isAllowedOutputUrl, readOutput } from '../providers/replicate-urls';
+import { replicatePollMs } from '../providers/replicate-config';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { ColorizerError } from './errors';
 import { labToRgb, rgbBufferToLab } from './lab';
@@ -37,7 +38,7 @@ export function replicateConfig(env: NodeJS.ProcessEnv = process.env): Replicate
     version,
     model: model || undefined,
     inputKey: env.REPLICATE_COLORIZER_INPUT_KEY?.trim() || 'image',
-    pollMs: positive(env.REPLICATE_POLL_MS, 1000),
+    pollMs: replicatePollMs(env),
     timeoutMs: positive(env.REPLICATE_TIMEOUT_MS, 120_000),
   };
 }

@@ -1,5 +1,5 @@
 /** Browser uploads go straight to storage (Netlify caps function request bodies at 6 MB). */
-export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES } from '../../../src/lib/tool/constants';
 
 /** Signed upload links live 2 hours, as Supabase's do. */
 export const UPLOAD_URL_TTL_SECONDS = 2 * 60 * 60;

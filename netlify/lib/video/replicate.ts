@@ -3,6 +3,7 @@ import { abortError } from './ffmpeg';
 import { finishHostedVideo } from './preview';
 import type { RenderOptions, RenderResult } from './render';
 import { apiUrl, isAllowedOutputUrl, readOutput } from '../providers/replicate-urls';
+import { replicatePollMs } from '../providers/replicate-config';
 
 // Hosted image-to-video through Replicate's predictions API: create → poll → download the MP4,
 // then the watermarked preview is made locally (the hosted model knows nothing of our brand).
@@ -40,7 +41,7 @@ export function replicateConfigFromEnv(env: Record<string, string | undefined>):
     baseUrl: (env.REPLICATE_API_URL?.trim() || 'https://api.replicate.com').replace(/\/+$/, ''),
     imageKey: env.REPLICATE_VIDEO_IMAGE_KEY?.trim() || 'image',
     extraInput,
-    pollIntervalMs: Number(env.REPLICATE_POLL_MS) > 0 ? Number(env.REPLICATE_POLL_MS) : 2000,
+    pollIntervalMs: replicatePollMs(env),
     timeoutMs: Number(env.REPLICATE_TIMEOUT_MS) > 0 ? Number(env.REPLICATE_TIMEOUT_MS) : 10 * 60_000,
   };
 }

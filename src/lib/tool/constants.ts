@@ -15,8 +15,11 @@ export type ToolKind = 'image' | 'video';
 export const FUNCTION_BODY_MAX_BYTES = 6 * 1024 * 1024;
 /** Files up to this size are sent inline (multipart / data URL), leaving room under FUNCTION_BODY_MAX_BYTES for encoding. */
 export const INLINE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
-/** Larger files go straight to storage through a signed upload, up to 15 MB. */
+/** Larger files go straight to storage through a signed upload, up to 15 MB: the one upload size limit. */
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+/** Length of the buyer's instructions (both tabs): the schemas and the text areas use these. */
+export const PROMPT_MIN = 5;
+export const PROMPT_MAX = 200;
 
 export const DEFAULT_IMAGE_PROMPT = 'Turn this image into color and enhance its quality with natural-looking details';
 export const DEFAULT_VIDEO_PROMPT = 'Slowly zoom in on the subject with a gentle, cinematic camera move';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages';
+import { PROMPT_MAX, PROMPT_MIN } from './constants';
 
 // The image tool's contract, shared by the island and the server: no sharp or Node imports here.
 
@@ -11,8 +12,8 @@ export const imageModelSchema = z.enum(IMAGE_MODEL_IDS, { error: 'Please choose 
 export const promptSchema = z
   .string()
   .trim()
-  .min(5, { error: 'Please provide instructions of at least 5 characters' })
-  .max(200, { error: 'Instructions should be less than 200 characters' });
+  .min(PROMPT_MIN, { error: `Please provide instructions of at least ${PROMPT_MIN} characters` })
+  .max(PROMPT_MAX, { error: `Instructions should be less than ${PROMPT_MAX} characters` });
 
 export const colorHintSchema = z.object({
   x: z.number().min(0).max(1),

@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { PROMPT_MAX, PROMPT_MIN } from './constants';
 import { VIDEO_DURATION_SECONDS } from './video-modes';
 
 // The video tool's request, shared: the island validates the same body before uploading. No Node imports here.
 
-export const PROMPT_MIN = 5;
-export const PROMPT_MAX = 200;
 
 const MODEL_MESSAGE = 'Please select a model';
 const DATA_URL = /^data:image\/(jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$/;
