@@ -14,7 +14,7 @@ import { $purchases, addToCart } from '../../lib/cart';
 import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { IMAGE_MODELS, promptSchema } from '../../lib/tool/image-schema';
-import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, PROMPT_MAX, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
+import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
 import { ApiError, applyHeal, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
 
@@ -196,7 +196,6 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
                   id="image-prompt"
                   className="field min-h-24"
                   value={prompt}
-                  maxLength={PROMPT_MAX}
                   onChange={(e) => {
                     setPrompt(e.currentTarget.value);
                     if (errors.prompt) setErrors((x) => ({ ...x, prompt: undefined }));

@@ -11,7 +11,7 @@ import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { VIDEO_MODES } from '../../lib/tool/video-modes';
 import { videoPromptSchema } from '../../lib/tool/video-schema';
-import { DEFAULT_VIDEO_PROMPT, FILE_ACCEPT, PROMPT_MAX, VIDEO_POLL_MS, isAcceptedFile } from '../../lib/tool/constants';
+import { DEFAULT_VIDEO_PROMPT, FILE_ACCEPT, VIDEO_POLL_MS, isAcceptedFile } from '../../lib/tool/constants';
 import {
   ApiError,
   checkVideoAvailability,
@@ -199,7 +199,6 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
                   id="video-prompt"
                   className="field min-h-24"
                   value={prompt}
-                  maxLength={PROMPT_MAX}
                   onChange={(e) => {
                     setPrompt(e.currentTarget.value);
                     if (errors.prompt) setErrors((x) => ({ ...x, prompt: undefined }));
