@@ -6,7 +6,8 @@ import { chatRequestSchema, countedChars, describeIssues } from '../../../src/li
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { clientKey } from './client-key';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
-import { errorResponse, readBodyCapped } from './http';
+import { errorJson as errorResponse } from '../http';
+import { readBodyCapped } from './http';
 import { defaultRateLimiter, type RateLimiter } from './rate-limit';
 import { relayCompletion, relayJsonCompletion } from './relay';
 import { openUpstream } from './upstream';

@@ -1,16 +1,7 @@
 import { readCapped } from '../read-capped';
 
-/** Small response and request helpers for the chat functions. */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  });
-}
-
-export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return jsonResponse(status, { error: message }, headers);
-}
+// Chat answers use the one JSON answer and error shape of every function (netlify/lib/http.ts:
+// `{ success: false, error }`); only the body reader is the chat's, for its own "too large" message.
 
 /**
  * Reads the body as text, refusing more than `maxBytes`: first by the declared Content-Length, then

@@ -1,13 +1,13 @@
 import { CHAT_MODELS, DEFAULT_MODEL_ID, type ChatModelsResponse } from '../../../src/lib/chat/models';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
-import { errorResponse, jsonResponse } from './http';
+import { errorJson, json } from '../http';
 
 /** GET /api/chat/models: the selectable models and whether the chat proxy has a key. */
 export function createModelsHandler(getConfig: () => ChatConfig = () => readChatConfig()) {
   return async (req: Request): Promise<Response> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return errorResponse(405, 'Use GET to list chat models.', { allow: 'GET, HEAD' });
+      return errorJson(405, 'Use GET to list chat models.', { allow: 'GET, HEAD' });
     }
     const configured = getConfig().apiKey !== null;
     if (!configured) logChatSetupHint();
@@ -17,6 +17,6 @@ export function createModelsHandler(getConfig: () => ChatConfig = () => readChat
       configured,
       ...(configured ? {} : { message: CHAT_ERRORS.notConfigured }),
     };
-    return jsonResponse(200, body);
+    return json(body);
   };
 }

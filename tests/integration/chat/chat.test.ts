@@ -133,7 +133,7 @@ describe('POST /api/chat errors', () => {
     delete process.env.CHAT_API_KEY;
     const res = await handler()(chatRequest(validBody()));
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: CHAT_ERRORS.notConfigured });
+    expect(await res.json()).toEqual({ success: false, error: CHAT_ERRORS.notConfigured });
     expect(fake.requests).toHaveLength(0);
   });
 

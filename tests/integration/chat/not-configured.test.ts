@@ -29,7 +29,7 @@ describe('chat without a key', () => {
 
     const res = await chatFunction(chatRequest(validBody()));
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: CHAT_ERRORS.notConfigured });
+    expect(await res.json()).toEqual({ success: false, error: CHAT_ERRORS.notConfigured });
 
     expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([`[chat] ${CHAT_SETUP_HINT}`]);
     expect(CHAT_SETUP_HINT).toContain('CHAT_API_KEY');
