@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { MAX_UPLOAD_BYTES as MAX_INPUT_BYTES } from '../../../src/lib/tool/constants';
+import { MSG } from '../../../src/lib/messages';
 import { ImageInputError } from './errors';
 
 export type ImageFormat = 'jpeg' | 'png' | 'tiff';
@@ -117,7 +118,7 @@ export type InspectedImage = { format: ImageFormat; width: number; height: numbe
  */
 export async function inspectImage(bytes: Uint8Array, allowed: readonly ImageFormat[]): Promise<InspectedImage> {
   if (!bytes || bytes.length === 0) throw new ImageInputError('The uploaded file is empty.');
-  if (bytes.length > MAX_INPUT_BYTES) throw new ImageInputError('Please upload an image smaller than 15 MB.', 413);
+  if (bytes.length > MAX_INPUT_BYTES) throw new ImageInputError(MSG.uploadTooLarge, 413);
   const format = sniffFormat(bytes);
   if (!format || !allowed.includes(format)) throw new ImageInputError(wrongTypeMessage(allowed), 415);
   const dims = headerDimensions(bytes, format);

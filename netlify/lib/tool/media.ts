@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../http';
+import { MSG } from '../../../src/lib/messages';
 import { getStorage, MAX_UPLOAD_BYTES } from '../storage';
 import { forgetUploadGrant } from './upload-grants';
 import { withTimestamp, EXTENSIONS } from '../../../src/lib/tool/constants';
@@ -54,7 +55,7 @@ export async function readUpload(uploadId: string): Promise<Buffer> {
   if (!isUploadId(uploadId)) throw new HttpError(400, 'Invalid upload id');
   const bytes = await getStorage().get(paths.upload(uploadId));
   if (!bytes || bytes.length === 0) throw new HttpError(400, 'The upload was not found. Please upload the image again.');
-  if (bytes.length > MAX_UPLOAD_BYTES) throw new HttpError(413, 'File too large: the limit is 15 MB');
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new HttpError(413, MSG.uploadTooLarge);
   return bytes;
 }
 
