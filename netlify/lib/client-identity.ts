@@ -23,7 +23,7 @@ export function addressGroup(ip: string): string | null {
   if (mapped) return mapped[1]!;
   const [head = '', tail = ''] = bare.split('::');
   const left = head ? head.split(':') : [], right = tail ? tail.split(':') : [];
-  // A trailing embedded IPv4 takes two groups.
+  // Only the first four groups (the /64) count, so a trailing embedded IPv4 needs no parsing.
   const groups = bare.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
   return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
 }

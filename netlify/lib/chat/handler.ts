@@ -83,7 +83,9 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     const estimate = Math.ceil(messages.reduce((n, m) => n + countedChars(m.content), 0) / 4) + maxTokens;
     const { requests, tokens } = config.dailyBudget;
     const limiter = getLimiter();
-    for (const spent of [await limiter.hit('chat:budget:requests', requests, DAY), await limiter.hit('chat:budget:tokens', tokens, DAY, estimate)]) {
+    const budgets = [() => limiter.hit('chat:budget:requests', requests, DAY), () => limiter.hit('chat:budget:tokens', tokens, DAY, estimate)];
+    for (const hit of budgets) {
+      const spent = await hit();
       if (!spent.allowed) return errorResponse(503, CHAT_ERRORS.budgetSpent, { 'retry-after': String(spent.retryAfter) });
     }
 

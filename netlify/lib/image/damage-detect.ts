@@ -37,8 +37,8 @@ export type DamageDetection = {
  * network, likely pixels grouped into objects scored by the object network, and every kept scratch followed
  * as a path along its direction, so a faint or broken stretch between strong ones goes too.
  */
-export async function detectDamage(L: Float32Array, w: number, h: number): Promise<DamageDetection> {
-  const f = await damageFeatures(L, w, h);
+export async function detectDamage(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DamageDetection> {
+  const f = await damageFeatures(L, w, h, median5);
   const p = pixelProbabilities(f.values);
   const objects = damageObjects(f, p, w, h);
   const q = objectProbabilities(objects.values);

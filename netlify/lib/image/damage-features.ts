@@ -129,9 +129,10 @@ function lineMeanAt(r: Float32Array, w: number, h: number, x: number, y: number,
   return s / (f + b + 1);
 }
 
-export async function damageFeatures(L: Float32Array, w: number, h: number): Promise<DamageFeatures> {
+/** `median5`: the plane's 5×5 median when the caller already has it. */
+export async function damageFeatures(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DamageFeatures> {
   const n = w * h;
-  const [med5, med9, med15] = await Promise.all([medianPlane(L, w, h, 5), medianPlane(L, w, h, 9), medianPlane(L, w, h, 15)]);
+  const [med5, med9, med15] = await Promise.all([median5 ?? medianPlane(L, w, h, 5), medianPlane(L, w, h, 9), medianPlane(L, w, h, 15)]);
   const r5 = new Float32Array(n), r9 = new Float32Array(n), abs5 = new Float32Array(n);
   for (let i = 0; i < n; i++) { r5[i] = L[i] - med5[i]; r9[i] = L[i] - med9[i]; abs5[i] = Math.abs(r5[i]); }
   const sigma = robustSpread(r5), sigma9 = robustSpread(r9);

@@ -1,5 +1,5 @@
 import { detectDamage, grow, pixelNoise } from './damage-detect';
-import { medianPlane } from './damage-features';
+import { medianPlane, robustSpread } from './damage-features';
 import { healMarks, type HealMark } from './heal';
 import type { Tone } from '../../../src/lib/tool/image-schema';
 import { addGrain, inpaintExemplar } from './inpaint';
@@ -65,13 +65,6 @@ export type RestoreReport = {
   mask: Uint8Array; maskWidth: number; maskHeight: number;
 };
 
-/** Robust noise sigma from the median residual (1.4826 · MAD). */
-function noiseSigma(resid: Float32Array): number {
-  const abs = new Float32Array(resid.length);
-  for (let i = 0; i < resid.length; i++) abs[i] = Math.abs(resid[i]);
-  return 1.4826 * percentile(abs, 0.5, 0, 50, 4096);
-}
-
 /**
  * Pixel budgets of the damage search. The detector's features cost a few microseconds a pixel, so a working
  * plane up to DETECT_PIXELS is searched as it is, and a larger one (a 12 MP photo's 2 MP plane) at
@@ -82,7 +75,7 @@ function noiseSigma(resid: Float32Array): number {
 const DETECT_PIXELS = 1_100_000, COARSE_PIXELS = 400_000;
 
 async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number): Promise<Uint8Array> {
-  if (w * h <= DETECT_PIXELS) return (await detectDamage(Lw, w, h)).mask;
+  if (w * h <= DETECT_PIXELS) return (await detectDamage(Lw, w, h, med)).mask;
   const { width: dw, height: dh } = fitSize(w, h, Math.sqrt(COARSE_PIXELS * Math.max(w, h) / Math.min(w, h)));
   const coarse = (await detectDamage(downsample(Lw, w, h, dw, dh), dw, dh)).core;
   const cf = new Float32Array(dw * dh);
@@ -110,7 +103,7 @@ export async function restoreLuminance(
   const med = await medianPlane(Lw, w, h, 5);
   const resid = new Float32Array(w * h);
   for (let i = 0; i < resid.length; i++) resid[i] = Lw[i] - med[i];
-  const sigma = noiseSigma(resid);
+  const sigma = robustSpread(resid);
   const grain = pixelNoise(Lw, w, h);
   const damage = await findDamage(Lw, med, w, h, grain);
   lap('detect');

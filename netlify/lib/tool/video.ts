@@ -90,7 +90,8 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
   try {
     // Stored (and later shown back as originalImageUrl) without its metadata: a phone photo's EXIF carries
     // where it was taken. The orientation is applied first, so nothing turns sideways.
-    const clean = await sharp(bytes, { limitInputPixels: 40_000_000 }).rotate().toFormat(header.format, { quality: 95 }).toBuffer();
+    const oriented = sharp(bytes, { limitInputPixels: 40_000_000 }).rotate();
+    const clean = await (header.format === 'jpeg' ? oriented.jpeg({ quality: 95 }) : oriented.png()).toBuffer();
     await getStorage().put(originalPath, clean, `image/${header.format}`);
     if ('uploadId' in body) await discardUpload(body.uploadId);
     return (await setTransformationPaths(t.id, { originalPath }))!;
