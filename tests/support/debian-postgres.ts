@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -20,6 +20,15 @@ export function findPostgresBin(): string | null {
 
 export const MISSING_POSTGRES =
   'PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin: install them with `apt-get install -y postgresql`';
+
+/**
+ * Whether tests that need the server run here: under CI a missing server is a failure (startDebianPostgres
+ * throws the reason), elsewhere a visible skip whose note says what to install.
+ */
+export function postgresAvailability(): { available: boolean; note?: string } {
+  if (findPostgresBin() || process.env.CI) return { available: true };
+  return { available: false, note: `skipped: ${MISSING_POSTGRES}` };
+}
 
 export interface RunningPostgres {
   url: string;
@@ -79,4 +88,21 @@ export async function startDebianPostgres(): Promise<RunningPostgres> {
       }
     },
   };
+}
+
+/**
+ * Applies the migrations with the operator's own command, `npm run db:migrate`, against `url`; rejects with
+ * its output when it fails.
+ */
+export async function migrateWithNpm(url: string, cwd: string): Promise<string> {
+  const child = spawn('npm', ['run', '--silent', 'db:migrate'], { cwd, env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`npm run db:migrate failed (exit ${code}):\n${output}`);
+  return output;
 }
