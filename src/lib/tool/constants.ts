@@ -9,7 +9,8 @@ export const FILE_ACCEPT = {
   image: 'image/jpeg,image/png,image/tiff,.jpg,.jpeg,.png,.tif,.tiff',
   video: 'image/jpeg,image/png,.jpg,.jpeg,.png',
 } as const;
-export type ToolKind = 'image' | 'video';
+export const TOOL_KINDS = ['image', 'video'] as const;
+export type ToolKind = (typeof TOOL_KINDS)[number];
 
 /** Netlify's cap on a function's request body. */
 export const FUNCTION_BODY_MAX_BYTES = 6 * 1024 * 1024;
