@@ -12,8 +12,8 @@ export const imageModelSchema = z.enum(IMAGE_MODEL_IDS, { error: 'Please choose 
 export const promptSchema = z
   .string()
   .trim()
-  .min(PROMPT_MIN, { error: `Please provide instructions of at least ${PROMPT_MIN} characters` })
-  .max(PROMPT_MAX, { error: `Instructions should be less than ${PROMPT_MAX} characters` });
+  .min(PROMPT_MIN, { error: MSG.imagePromptMin })
+  .max(PROMPT_MAX, { error: MSG.imagePromptMax });
 
 export const colorHintSchema = z.object({
   x: z.number().min(0).max(1),
