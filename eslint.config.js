@@ -7,6 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const LAYER_MESSAGE = 'src/ must not import server code from netlify/; move the shared part to src/lib.';
+const ZOD_MESSAGE = "Import z from src/lib/zod.ts: zod without its JIT, whose eval the pages' Content-Security-Policy forbids.";
 
 /** This codebase's choices for jsx-a11y, for React islands and (through eslint-plugin-astro) .astro files. */
 const a11yChoices = (prefix) => ({
@@ -71,7 +72,10 @@ export default defineConfig([
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)netlify/', message: LAYER_MESSAGE }] },
+        {
+          patterns: [{ regex: '(^|/)netlify/', message: LAYER_MESSAGE }],
+          paths: [{ name: 'zod', message: ZOD_MESSAGE }],
+        },
       ],
       // The same rule for `import('…')` calls and `import('…').Type` annotations, which the rule above does not see.
       'no-restricted-syntax': [
@@ -79,6 +83,13 @@ export default defineConfig([
         { selector: 'ImportExpression[source.value=/(^|\\/)netlify\\//]', message: LAYER_MESSAGE },
         { selector: 'TSImportType[argument.literal.value=/(^|\\/)netlify\\//]', message: LAYER_MESSAGE },
       ],
+    },
+  },
+  {
+    // Where zod itself is imported: the configured instance, and the content schemas (build time only).
+    files: ['src/lib/zod.ts', 'src/content/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)netlify/', message: LAYER_MESSAGE }] }],
     },
   },
 ]);
