@@ -157,6 +157,10 @@ describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Sup
   it('runs a video job to the player, which streams it from Storage', async () => {
     const { context, page } = await newPage(browser());
     const problems = await watchProblems(context, page);
+    const media: { status: number; type: string }[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'media' && new URL(res.url()).origin === storageOrigin) media.push({ status: res.status(), type: res.headers()['content-type'] ?? '' });
+    });
     const panel = await openVideoTab(page, site!.url);
     await panel.locator('input[type=file]').setInputFiles(portrait);
     await panel.getByLabel('How should the image animate?').fill('Pan slowly from left to right');
@@ -170,6 +174,8 @@ describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Sup
     await page.waitForFunction(() => document.querySelector('[data-testid=video-player]')?.getAttribute('data-state') !== 'loading', null, { timeout: 30_000 });
     if ((await player.getAttribute('data-state')) !== 'playing') await player.getByRole('button', { name: 'Play' }).click();
     await page.waitForFunction(() => (document.querySelector('[data-testid=video-player] video') as HTMLVideoElement)?.currentTime > 0.2);
+    // The player streams the MP4 from Storage in byte ranges.
+    expect(media).toContainEqual({ status: 206, type: 'video/mp4' });
     const id: string = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').video, TOOL_RESULTS_STORAGE_KEY);
     expect(await getTransformation(id)).toMatchObject({ kind: 'video', status: 'completed' });
 
