@@ -1,35 +1,58 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closePool } from '../../netlify/lib/db';
-import { startSiteServer } from '../../scripts/lib/server';
-import { migrateWithNpm, startDebianPostgres } from '../support/debian-postgres';
+import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
+import { runCommand } from '../support/command';
+import { migrateWithNpm, startDebianPostgres, type RunningPostgres } from '../support/debian-postgres';
+import { startFakeSupabaseStorage, type FakeSupabaseStorage } from '../support/fake-supabase-storage';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface ProductionSite {
   url: string;
   databaseUrl: string;
+  storage: FakeSupabaseStorage;
   stop(): Promise<void>;
 }
 
 /**
- * The site as `npm start` serves it (same server module, the e2e build's dist/ and netlify.toml headers),
- * configured as a Netlify deploy with Supabase: DATABASE_URL on a fresh Debian PostgreSQL migrated by
- * `npm run db:migrate`, SUPABASE_URL / SUPABASE_SERVICE_ROLE_KEY on the Storage stand-in, its own
- * APP_SECRET, no embedded database, no hosted AI, the demo checkout, no mail server. The function
- * instances inherit this process's environment, so it is set here before the first request.
+ * The site configured as a Netlify deploy with Supabase, served as `npm start` serves it (the same server
+ * module, netlify.toml, the build's _headers): DATABASE_URL on a fresh Debian PostgreSQL migrated by
+ * `npm run db:migrate`, SUPABASE_URL / SUPABASE_SERVICE_ROLE_KEY on the Storage stand-in (its own origin), its
+ * own APP_SECRET; no embedded database, hosted AI, Stripe or mail server. Like a deploy, the site is built
+ * with that environment (the pages' security policy is computed from SUPABASE_URL), into its own folder so
+ * the other browser tests keep the default build. The function instances inherit this process's environment,
+ * so it is set here before the first request.
  */
-export async function startProductionSite(storage: { url: string; serviceRoleKey: string }): Promise<ProductionSite> {
+export async function startProductionSite(): Promise<ProductionSite> {
   const temp = mkdtempSync(path.join(os.tmpdir(), 'lumora-production-'));
-  // Bundles stay inside the project, where their external packages (node_modules) resolve.
+  // The served folder: netlify.toml beside the build, as in the repository.
+  const siteRoot = path.join(temp, 'site');
+  mkdirSync(siteRoot);
+  copyFileSync(path.join(root, 'netlify.toml'), path.join(siteRoot, 'netlify.toml'));
+  // Function bundles stay inside the project, where their external packages (node_modules) resolve.
   mkdirSync(path.join(root, '.netlify'), { recursive: true });
   const functionsOutDir = mkdtempSync(path.join(root, '.netlify', 'functions-production-'));
-  const postgres = await startDebianPostgres();
-  let server: Awaited<ReturnType<typeof startSiteServer>> | undefined;
+
+  let storage: FakeSupabaseStorage | undefined;
+  let postgres: RunningPostgres | undefined;
+  let server: RunningServer | undefined;
+  const stop = async () => {
+    try {
+      await server?.close();
+      await closePool();
+      await storage?.close();
+    } finally {
+      await postgres?.stop();
+      for (const folder of [temp, functionsOutDir]) rmSync(folder, { recursive: true, force: true });
+    }
+  };
   try {
+    storage = await startFakeSupabaseStorage();
+    postgres = await startDebianPostgres();
     await migrateWithNpm(postgres.url, root);
     for (const name of Object.keys(process.env)) {
       if (/^(REPLICATE_|STRIPE_|SMTP_URL$|MAIL_FROM$|PAYMENTS$|EMBEDDED_DATABASE$|VIDEO_ENGINE$|COLORIZER_ONNX_)/.test(name)) delete process.env[name];
@@ -42,24 +65,11 @@ export async function startProductionSite(storage: { url: string; serviceRoleKey
       // Unused for files with Supabase configured; the order outbox sits beside it, in the temp folder.
       STORAGE_DIR: path.join(temp, 'storage'),
     });
-    server = await startSiteServer({ root, port: 0, functionsOutDir });
+    await runCommand('npx', ['astro', 'build', '--outDir', path.join(siteRoot, 'dist')], { cwd: root });
+    server = await startSiteServer({ root, siteRoot, port: 0, functionsOutDir });
   } catch (error) {
-    await postgres.stop().catch(() => {});
-    for (const folder of [temp, functionsOutDir]) rmSync(folder, { recursive: true, force: true });
+    await stop().catch(() => {});
     throw error;
   }
-  const running = server;
-  return {
-    url: running.url,
-    databaseUrl: postgres.url,
-    async stop() {
-      try {
-        await running.close();
-        await closePool();
-      } finally {
-        await postgres.stop();
-        for (const folder of [temp, functionsOutDir]) rmSync(folder, { recursive: true, force: true });
-      }
-    },
-  };
+  return { url: server.url, databaseUrl: postgres.url, storage, stop };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
@@ -31,14 +31,14 @@ let photo = '';
 let portrait = '';
 
 beforeAll(async () => {
-  const storage = inject('supabaseStorage');
-  storageOrigin = new URL(storage.url).origin;
   // An uncompressed PNG over the inline limit, so the browser sends it through a signed upload URL.
   photo = path.join(dir, 'old-photo.png');
   writeFileSync(photo, await sharp(await greyPhoto(1400, 1050)).toColourspace('srgb').png({ compressionLevel: 0 }).toBuffer());
   portrait = path.join(dir, 'portrait.jpg');
   writeFileSync(portrait, await greyPhoto(960, 720, 'jpeg'));
-  if (postgres.available) site = await startProductionSite(storage);
+  if (!postgres.available) return;
+  site = await startProductionSite();
+  storageOrigin = new URL(site.storage.url).origin;
 });
 afterAll(async () => {
   await site?.stop();
@@ -107,10 +107,14 @@ describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Sup
     await panel.getByTestId('upload-preview').waitFor();
     await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
     await unlessProblems(problems, toast(page, MSG.imageSuccess, 180_000));
-    // The file went from the browser to Storage's origin, not through a function.
+    // The file went from the browser to Storage's origin, not through a function, and arrived whole.
     expect(puts).toHaveLength(1);
     expect(new URL(puts[0]!.url).origin).toBe(storageOrigin);
     expect(puts[0]!.status).toBe(200);
+    const received = site!.storage.requests.filter((r) => r.method === 'PUT');
+    expect(received).toHaveLength(1);
+    expect(received[0]!.headers.authorization).toBeUndefined();
+    expect(received[0]!.body.equals(await readFile(photo))).toBe(true);
 
     // The watermarked preview comes from Storage's origin through a signed URL, and the browser shows it.
     const result = panel.getByTestId('image-result');

@@ -1,8 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { runCommand } from './command';
 
 /**
  * A throwaway Debian PostgreSQL cluster (package `postgresql`): initdb in a temp folder, started on a free
@@ -90,19 +91,7 @@ export async function startDebianPostgres(): Promise<RunningPostgres> {
   };
 }
 
-/**
- * Applies the migrations with the operator's own command, `npm run db:migrate`, against `url`; rejects with
- * its output when it fails.
- */
-export async function migrateWithNpm(url: string, cwd: string): Promise<string> {
-  const child = spawn('npm', ['run', '--silent', 'db:migrate'], { cwd, env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  if (code !== 0) throw new Error(`npm run db:migrate failed (exit ${code}):\n${output}`);
-  return output;
+/** Applies the migrations with the operator's own command, `npm run db:migrate`, against `url`. */
+export function migrateWithNpm(url: string, cwd: string): Promise<string> {
+  return runCommand('npm', ['run', '--silent', 'db:migrate'], { cwd, env: { ...process.env, DATABASE_URL: url } });
 }
