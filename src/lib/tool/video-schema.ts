@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { MSG } from '../messages';
 import { PROMPT_MAX, PROMPT_MIN } from './constants';
 import { VIDEO_DURATION_SECONDS } from './video-modes';
