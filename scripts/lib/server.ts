@@ -12,8 +12,8 @@ export interface RunningServer {
 /**
  * Serves the built site (`dist/`) and `netlify/functions` on one port. Function paths go to the functions'
  * warm instances (`./functions`: built once, run by Netlify's own function runtime); everything else runs
- * through Netlify's local emulation (@netlify/dev): static files, headers and redirects from netlify.toml,
- * exactly as deployed. Added here: the 404 answer for paths Netlify's chain leaves unhandled.
+ * through Netlify's local emulation (@netlify/dev): static files, headers (netlify.toml and the generated
+ * dist/_headers) and redirects, exactly as deployed. Added here: the 404 answer for paths Netlify's chain leaves unhandled.
  */
 /**
  * Copies a fetch body to the Node response. When the browser goes away mid-answer the rest is read and
@@ -104,7 +104,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<RunningS
     const result = await netlify.handleAndIntrospectNodeRequest(req);
     if (result?.response) return result.response;
     // Unknown path: Netlify answers with the site's 404.html and status 404. Fetching it through the
-    // same chain keeps the security headers of netlify.toml on the answer.
+    // same chain keeps the security headers of dist/_headers on the answer.
     const page = await netlify.handle(new Request(new URL('/404.html', `http://${host}`)));
     return new Response(page ? page.body : 'Page Not Found', {
       status: 404,

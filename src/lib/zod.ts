@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-// The pages' Content-Security-Policy allows no eval, so zod must not compile parsers with `Function`: even
-// its feature probe is reported by the browser as a policy violation. Shared schemas import z from here.
+/**
+ * zod for the schemas the islands run in the browser. The pages' Content-Security-Policy forbids eval, so
+ * zod's compiled fast path is turned off: otherwise its first parse probes for it with `Function('')`, which
+ * the browser blocks and reports as a policy violation.
+ */
 z.config({ jitless: true });
 
 export { z };
