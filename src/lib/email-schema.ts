@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { MSG } from './messages';
 
 /** An e-mail address as every form and the checkout accept it (trimmed; at most 320 characters). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { emailSchema } from './email-schema';
 
 // The checkout's request, shared: the server parses with it and the cart builds its body as the type

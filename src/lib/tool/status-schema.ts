@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { TOOL_KINDS } from './constants';
 import { imageAnswerSchema } from './image-schema';
 
