@@ -85,6 +85,8 @@ export interface SiteServerOptions {
   /** Other functions folder and build folder (tests). */
   functionsDir?: string;
   functionsOutDir?: string;
+  /** Folder whose netlify.toml and publish folder are served, when not `root` (tests serving another build). */
+  siteRoot?: string;
 }
 
 /** How often `npm start` runs the scheduled functions. */
@@ -94,7 +96,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<RunningS
   const host = opts.host ?? '127.0.0.1';
   const functions = await startFunctions({ root: opts.root, functionsDir: opts.functionsDir, outDir: opts.functionsOutDir });
   // Functions are served by `functions` above; the emulator would bundle them again on every request.
-  const netlify = new NetlifyDev(netlifyDevOptions(opts.root, { functions: false }));
+  const netlify = new NetlifyDev(netlifyDevOptions(opts.siteRoot ?? opts.root, { functions: false }));
   await netlify.start();
   guardAgainstClosedStreamRace();
 
