@@ -1,18 +1,26 @@
 // @ts-check
+import { writeFile } from 'node:fs/promises';
 import { defineConfig } from 'astro/config';
+import { loadEnv } from 'vite';
 import react from '@astrojs/react';
 import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import netlify from '@astrojs/netlify';
 import tailwindcss from '@tailwindcss/vite';
-import { assertEmbedsAllowed } from './scripts/lib/csp.mjs';
+import { astroCsp, headersFile, policyInputs } from './netlify/lib/security-headers.ts';
+
+// The variables the pages are built with: the environment over .env, as the pages' import.meta.env sees them.
+const env = { ...loadEnv(process.env.NODE_ENV === 'development' ? 'development' : 'production', process.cwd(), ''), ...process.env };
 
 // Every page is prerendered to static HTML; server code lives in netlify/functions/.
 export default defineConfig({
-  site: process.env.PUBLIC_SITE_URL || 'https://lumora-ai.example.com',
+  site: env.PUBLIC_SITE_URL || 'https://lumora-ai.example.com',
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
+  // The Content-Security-Policy, computed from SUPABASE_URL and the PUBLIC_* embeds: Astro writes it into each
+  // page's <meta> with the hashes of that page's inline scripts and styles.
+  security: { csp: astroCsp(policyInputs(env)) },
   // Images are optimised at build time (sharp) into dist/, so they work offline and on any host.
   // edgeFunctions stays at the adapter's default; the type requires all three keys.
   adapter: netlify({ imageCDN: false, devFeatures: { environmentVariables: false, images: false, edgeFunctions: true } }),
@@ -21,8 +29,9 @@ export default defineConfig({
     mdx(),
     sitemap({ filter: (page) => !/\/(404|checkout\/)/.test(page) }),
     {
-      name: 'lumora:csp-embeds',
-      hooks: { 'astro:config:done': ({ config }) => assertEmbedsAllowed(config.root) },
+      // The headers a <meta> cannot carry, for Netlify and for `npm start` alike (both read dist/_headers).
+      name: 'lumora:security-headers',
+      hooks: { 'astro:build:done': ({ dir }) => writeFile(new URL('_headers', dir), headersFile()) },
     },
   ],
   vite: { plugins: [tailwindcss()] },

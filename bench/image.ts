@@ -110,24 +110,31 @@ async function quality(colorizer: Colorizer, model: ImageModel, reference?: Refe
     const inputBuf = readFileSync(path.join(FIXTURES, 'input', file));
     const { width = 0, height = 0 } = await sharp(truthBuf).metadata();
     let detected: Uint8Array | null = null;
+    const ref = reference && (await referenceFor(truthBuf, reference));
     const res = await restoreAndColorize(inputBuf, {
-      model, colorizer, reference: reference && (await referenceFor(truthBuf, reference)),
+      model, colorizer, reference: ref,
       onDamageMask: (m, mw, mh) => { detected = mw === width && mh === height ? m.slice() : nearestResize(m, mw, mh, width, height); },
     });
     const [out, truth, input] = await Promise.all([rgbAt(res.image, width, height), rgbAt(truthBuf, width, height), rgbAt(inputBuf, width, height)]);
     const damage = await greyAt(path.join(FIXTURES, 'damage', `${name}.png`), width, height);
     const s = scoreImage(out, truth, width, height);
     const rm = damageRemoval(out, input, truth, damage, width, height);
+    // The filling's ceiling: the same pipeline given the painted strokes' bodies (mask ≥ 64) instead of detecting them.
+    const { width: iw = 0, height: ih = 0 } = await sharp(inputBuf).metadata();
+    const strokes = Uint8Array.from(damage, (v) => (v >= 64 ? 1 : 0));
+    const knownDamage = iw === width && ih === height ? strokes : nearestResize(strokes, width, height, iw, ih);
+    const known = await restoreAndColorize(inputBuf, { model, colorizer, reference: ref, knownDamage });
+    const ceiling = damageRemoval(await rgbAt(known.image, width, height), input, truth, damage, width, height).removal;
     const det = detected ? detectionScore(detected, damage, width, height) : null;
     const base = baseline.images.find((b) => b.name === name);
     const better = base ? { ssim: s.ssim > base.ssim, deltaE2000: s.deltaE2000 < base.deltaE2000 } : null;
     if (better?.ssim) beatSsim++;
     if (better?.deltaE2000) beatDe++;
     if (rm.removal >= 0.9) removed90++;
-    for (const [k, v] of Object.entries({ ...s, removal: rm.removal, ...(det ?? {}) })) sums[k] = (sums[k] ?? 0) + v;
+    for (const [k, v] of Object.entries({ ...s, removal: rm.removal, removalWithTrueMask: ceiling, ...(det ?? {}) })) sums[k] = (sums[k] ?? 0) + v;
     images.push({
       name, tone: res.tone, method: res.method,
-      removal: round(rm.removal, 3), damagedPixels: rm.damagedPixels,
+      removal: round(rm.removal, 3), removalWithTrueMask: round(ceiling, 3), damagedPixels: rm.damagedPixels,
       detector: det && Object.fromEntries(Object.entries(det).map(([k, v]) => [k, round(v, 3)])),
       ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, round(v)])),
       baseline: base ? { removal: 0, ssim: base.ssim, deltaE2000: base.deltaE2000 } : null, better,
@@ -140,7 +147,7 @@ async function quality(colorizer: Colorizer, model: ImageModel, reference?: Refe
     count: names.length, mean, baselineMean: { removal: 0, ssim: meanBase('ssim'), deltaE2000: meanBase('deltaE2000') }, colourfulnessRatio: round(ratio),
     table: images.map((i) => {
       const d = i.detector as { precision: number; recall: number } | null, b = i.baseline as { ssim: number; deltaE2000: number } | null;
-      return `${String(i.name).padEnd(19)} removal ${(100 * (i.removal as number)).toFixed(0).padStart(4)} %  SSIM ${(i.ssim as number).toFixed(4)} (input ${b?.ssim.toFixed(4)})  ΔE2000 ${(i.deltaE2000 as number).toFixed(2)} (input ${b?.deltaE2000.toFixed(2)})  P ${d ? (100 * d.precision).toFixed(0) : '-'} % R ${d ? (100 * d.recall).toFixed(0) : '-'} %`;
+      return `${String(i.name).padEnd(19)} removal ${(100 * (i.removal as number)).toFixed(0).padStart(4)} % (true mask ${(100 * (i.removalWithTrueMask as number)).toFixed(0).padStart(4)} %)  SSIM ${(i.ssim as number).toFixed(4)} (input ${b?.ssim.toFixed(4)})  ΔE2000 ${(i.deltaE2000 as number).toFixed(2)} (input ${b?.deltaE2000.toFixed(2)})  P ${d ? (100 * d.precision).toFixed(0) : '-'} % R ${d ? (100 * d.recall).toFixed(0) : '-'} %`;
     }),
     targets: {
       removalAtLeast90: `${removed90}/${names.length}`,

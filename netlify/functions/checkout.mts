@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
 import { demoCheckout } from '../lib/orders/checkout';
-import { checkoutRequestSchema } from '../lib/orders/schemas';
+import { checkoutRequestSchema } from '../../src/lib/orders-schema';
 import { errorJson, json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
 import { readPaymentsConfig } from '../lib/payments/config';
 import { stripeCheckout } from '../lib/payments/checkout';

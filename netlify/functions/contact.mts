@@ -3,9 +3,10 @@ import { MSG } from '../../src/lib/messages';
 import { contactSchema } from '../lib/forms/schemas';
 import { saveContactMessage } from '../lib/forms/store';
 import { submitForm } from '../lib/forms/submit';
+import { withErrors } from '../lib/http';
 
 // POST /api/contact — the first-party contact form (JSON or a plain HTML form post).
-export default (req: Request, context?: Context) =>
+export default withErrors((req: Request, context?: Context) =>
   submitForm(req, context, {
     name: 'contact',
     schema: contactSchema,
@@ -14,6 +15,7 @@ export default (req: Request, context?: Context) =>
       await saveContactMessage(input);
       return MSG.contactSent;
     },
-  });
+  }),
+);
 
 export const config: Config = { path: '/api/contact' };

@@ -3,9 +3,10 @@ import { MSG } from '../../src/lib/messages';
 import { leadSchema } from '../lib/forms/schemas';
 import { saveLead } from '../lib/forms/store';
 import { submitForm } from '../lib/forms/submit';
+import { withErrors } from '../lib/http';
 
 // POST /api/leads — the lead form of the landing pages (name and e-mail for the free guide).
-export default (req: Request, context?: Context) =>
+export default withErrors((req: Request, context?: Context) =>
   submitForm(req, context, {
     name: 'leads',
     schema: leadSchema,
@@ -14,6 +15,7 @@ export default (req: Request, context?: Context) =>
       await saveLead(input);
       return MSG.leadConfirmation;
     },
-  });
+  }),
+);
 
 export const config: Config = { path: '/api/leads' };

@@ -3,10 +3,11 @@ import { MSG } from '../../src/lib/messages';
 import { newsletterSchema } from '../lib/forms/schemas';
 import { subscribeToNewsletter } from '../lib/forms/store';
 import { submitForm } from '../lib/forms/submit';
+import { withErrors } from '../lib/http';
 
 // POST /api/newsletter — sign-up. The answer is the same whether or not the address was already on the list,
 // so the form cannot be used to learn who subscribed.
-export default (req: Request, context?: Context) =>
+export default withErrors((req: Request, context?: Context) =>
   submitForm(req, context, {
     name: 'newsletter',
     schema: newsletterSchema,
@@ -15,6 +16,7 @@ export default (req: Request, context?: Context) =>
       await subscribeToNewsletter(input);
       return MSG.newsletterSubscribed;
     },
-  });
+  }),
+);
 
 export const config: Config = { path: '/api/newsletter' };

@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
 import { errorJson, json, parseWith, pathAfter, requireMethod, withErrors } from '../lib/http';
-import { imageAnswer, statusAnswer, viewUrl } from '../lib/tool';
+import { statusAnswer, viewUrl } from '../lib/tool';
 import { transformationIdSchema } from '../lib/orders/schemas';
 import { getTransformation } from '../lib/transformations';
 
-// GET /api/transformations/{id} → { success, status, progress (0-1), videoUrl, originalImageUrl, processedUrl, error }
+// GET /api/transformations/{id} → { success, kind, status, progress (0-1), purchased, videoUrl, originalImageUrl, processedUrl, error }
 // and, for a finished image, the fields of /api/process-image's answer too (originalUrl, width, height, hints),
 // so the tool can show a saved result again after a reload or a checkout.
 // URLs are short-lived signed URLs of the original and the WATERMARKED preview, with a time-stamp query.
@@ -26,8 +26,7 @@ export default withErrors(async (req: Request) => {
   }
   const t = await getTransformation(id);
   if (!t) return errorJson(404, MSG.transformationNotFound);
-  const image = t.kind === 'image' && t.status === 'completed' ? await imageAnswer(t) : {};
-  return json({ ...(await statusAnswer(t)), ...image });
+  return json(await statusAnswer(t));
 });
 
 export const config: Config = { path: ['/api/transformations/:id', '/api/transformations/:id/preview'] };

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { dbErrorAnswer } from './db/errors';
 import { readCapped } from './read-capped';
 import { SigningNotConfiguredError } from './signing';
+import { API_HEADERS } from './security-headers';
 import { MSG } from '../../src/lib/messages';
 
 /**
  * Shared pieces of every handler: JSON answers in the `{ success: false, error }` shape, body reading
- * with a streaming size cap, zod parsing, and one error-to-status mapping.
+ * with a streaming size cap, zod parsing, one error-to-status mapping, and the security headers of every
+ * answer (`withErrors`).
  */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -91,15 +93,31 @@ export function errorResponse(error: unknown): Response {
   return errorJson(500, MSG.serverError);
 }
 
+/**
+ * The security headers on a function's answer (Netlify's static headers never reach functions). A header
+ * the function set itself stays, except the policy, which is always the API's.
+ */
+export function withSecurityHeaders(response: Response): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(API_HEADERS)) {
+    if (name === 'Content-Security-Policy' || !headers.has(name)) headers.set(name, value);
+  }
+  // A new Response rather than editing in place: a fetched or redirect answer has immutable headers.
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 type Handler<C> = (req: Request, context: C) => Promise<Response>;
 
-export function withErrors<C = unknown>(handler: Handler<C>): Handler<C> {
+/** Every function's default export goes through this: thrown errors become answers, every answer gets the security headers. */
+export function withErrors<C = unknown>(handler: Handler<C>): (req: Request, context?: C) => Promise<Response> {
   return async (req, context) => {
+    let response: Response;
     try {
-      return await handler(req, context);
+      response = await handler(req, context as C);
     } catch (error) {
-      return errorResponse(error);
+      response = errorResponse(error);
     }
+    return withSecurityHeaders(response);
   };
 }
 

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { colorHintsSchema, healMarksSchema } from '../../src/lib/tool/image-schema';
+import type { ToolKind } from '../../src/lib/tool/constants';
+import { colorHintsSchema, healMarksSchema, toneSchema } from '../../src/lib/tool/image-schema';
+import type { JobStatus } from '../../src/lib/tool/status-schema';
 import { query, type Queryable } from './db';
 
 /**
  * media_transformations: one row per image restoration or video generation job. The image and video
  * code drives a row queued → processing → completed | failed; the checkout marks it purchased.
  */
-export type TransformationKind = 'image' | 'video';
-export type TransformationStatus = 'queued' | 'processing' | 'completed' | 'failed';
+export type TransformationKind = ToolKind;
 
 /**
  * What a job keeps beside its columns (the `hints` jsonb), read once here with a schema: an image job's
@@ -17,7 +18,7 @@ export type TransformationStatus = 'queued' | 'processing' | 'completed' | 'fail
 export const jobMetaSchema = z.looseObject({
   width: z.number().positive().optional().catch(undefined),
   height: z.number().positive().optional().catch(undefined),
-  tone: z.enum(['grey', 'sepia', 'colour']).optional().catch(undefined),
+  tone: toneSchema.optional().catch(undefined),
   method: z.string().optional().catch(undefined),
   originalViewPath: z.string().min(1).optional().catch(undefined),
   referencePath: z.string().min(1).nullable().optional().catch(undefined),
@@ -29,7 +30,7 @@ export type JobMeta = z.output<typeof jobMetaSchema>;
 export interface Transformation {
   id: string;
   kind: TransformationKind;
-  status: TransformationStatus;
+  status: JobStatus;
   progress: number;
   model: string | null;
   prompt: string | null;
@@ -64,7 +65,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 interface Row extends Record<string, unknown> {
   id: string;
   kind: TransformationKind;
-  status: TransformationStatus;
+  status: JobStatus;
   progress: number;
   model: string | null;
   prompt: string | null;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { MSG } from '../../src/lib/messages';
 
 /**
  * Largest request body the local server takes. Netlify caps a function's body at 6 MB, but locally the
@@ -18,8 +19,7 @@ export async function readRequest(req: IncomingMessage, origin: string, maxBytes
   }
   const url = new URL(req.url ?? '/', origin);
   if (req.method === 'GET' || req.method === 'HEAD') return new Request(url, { method: req.method, headers });
-  const tooLarge = () =>
-    Response.json({ success: false, error: `Request body too large: the limit is ${maxBytes} bytes` }, { status: 413 });
+  const tooLarge = () => Response.json({ success: false, error: MSG.payloadTooLarge(maxBytes) }, { status: 413 });
   if (Number(req.headers['content-length']) > maxBytes) return tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;

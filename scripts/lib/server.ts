@@ -12,8 +12,8 @@ export interface RunningServer {
 /**
  * Serves the built site (`dist/`) and `netlify/functions` on one port. Function paths go to the functions'
  * warm instances (`./functions`: built once, run by Netlify's own function runtime); everything else runs
- * through Netlify's local emulation (@netlify/dev): static files, headers and redirects from netlify.toml,
- * exactly as deployed. Added here: the 404 answer for paths Netlify's chain leaves unhandled.
+ * through Netlify's local emulation (@netlify/dev): static files, headers (netlify.toml and the generated
+ * dist/_headers) and redirects, exactly as deployed. Added here: the 404 answer for paths Netlify's chain leaves unhandled.
  */
 /**
  * Copies a fetch body to the Node response. When the browser goes away mid-answer the rest is read and
@@ -85,6 +85,8 @@ export interface SiteServerOptions {
   /** Other functions folder and build folder (tests). */
   functionsDir?: string;
   functionsOutDir?: string;
+  /** Folder whose netlify.toml and publish folder are served, when not `root` (tests serving another build). */
+  siteRoot?: string;
 }
 
 /** How often `npm start` runs the scheduled functions. */
@@ -94,7 +96,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<RunningS
   const host = opts.host ?? '127.0.0.1';
   const functions = await startFunctions({ root: opts.root, functionsDir: opts.functionsDir, outDir: opts.functionsOutDir });
   // Functions are served by `functions` above; the emulator would bundle them again on every request.
-  const netlify = new NetlifyDev(netlifyDevOptions(opts.root, { functions: false }));
+  const netlify = new NetlifyDev(netlifyDevOptions(opts.siteRoot ?? opts.root, { functions: false }));
   await netlify.start();
   guardAgainstClosedStreamRace();
 
@@ -102,7 +104,7 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<RunningS
     const result = await netlify.handleAndIntrospectNodeRequest(req);
     if (result?.response) return result.response;
     // Unknown path: Netlify answers with the site's 404.html and status 404. Fetching it through the
-    // same chain keeps the security headers of netlify.toml on the answer.
+    // same chain keeps the security headers of dist/_headers on the answer.
     const page = await netlify.handle(new Request(new URL('/404.html', `http://${host}`)));
     return new Response(page ? page.body : 'Page Not Found', {
       status: 404,

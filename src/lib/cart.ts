@@ -2,6 +2,7 @@ import { atom } from 'nanostores';
 import { ITEM_NAMES, ITEM_PRICES, findImagePackage } from './catalog';
 import { orderPageUrl } from './checkout-status';
 import { MSG } from './messages';
+import type { CheckoutRequest } from './orders-schema';
 import { previewUrl } from './tool/constants';
 import { $cartItems, $checkoutKey, $purchases, checkoutKeyFor, isDownloadLink, type CartItem } from './cart-state';
 
@@ -149,7 +150,8 @@ export async function checkout(
   if ($cartProcessing.get()) return { ok: false, message: 'Checkout is already in progress' };
   $cartProcessing.set(true);
   try {
-    const body = {
+    // Typed by the server's schema (type only: the browser bundle stays free of zod; the server parses).
+    const body: CheckoutRequest = {
       idempotencyKey: checkoutKeyFor(items),
       items: items.map((item) =>
         item.packageId ? { packageId: item.packageId } : { transformationId: item.transformationId ?? '' },

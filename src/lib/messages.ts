@@ -1,3 +1,6 @@
+import { MAX_UPLOAD_MB, PROMPT_MAX, PROMPT_MIN } from './tool/constants';
+import { VIDEO_DURATION_SECONDS } from './tool/video-modes';
+
 /**
  * Every user-facing message of the product in one place, so islands,
  * functions and tests quote the same text.
@@ -33,15 +36,16 @@ export const MSG = {
   paymentRefunded: 'This order was refunded, so its downloads are no longer available.',
   purchased: 'Purchased',
   purchasedImageNote: 'Purchased: Download saves the full-resolution image without the watermark.',
-  purchasedVideoNote: 'Purchased: Download saves the clean 5-second MP4 without the watermark.',
+  purchasedVideoNote: `Purchased: Download saves the clean ${VIDEO_DURATION_SECONDS}-second MP4 without the watermark.`,
+  videoPreviewNote: `The preview carries a watermark; after purchase you download the clean ${VIDEO_DURATION_SECONDS}-second MP4.`,
 
   // Image tool
   imageInvalidType: 'Please upload a valid image file (JPEG, PNG, TIFF)',
   videoInvalidType: 'Please upload a valid image file (JPEG, PNG)',
   uploadFirst: 'Please upload an image first',
   selectModel: 'Please select a model',
-  imagePromptMin: 'Please provide instructions of at least 5 characters',
-  imagePromptMax: 'Instructions should be less than 200 characters',
+  imagePromptMin: `Please provide instructions of at least ${PROMPT_MIN} characters`,
+  imagePromptMax: `Instructions should be less than ${PROMPT_MAX} characters`,
   uploadFailed: 'Failed to upload image',
   imageProcessing: 'Processing your image with advanced AI colorization...',
   imageSuccess: 'Image processed successfully!',
@@ -71,8 +75,8 @@ export const MSG = {
   healRadius: (min: number, max: number) => `The heal brush size must be between ${min} and ${max} of the picture's long side`,
 
   // Video tool
-  videoPromptMin: 'Please provide a description of at least 5 characters',
-  videoPromptMax: 'Description should be less than 200 characters',
+  videoPromptMin: `Please provide a description of at least ${PROMPT_MIN} characters`,
+  videoPromptMax: `Description should be less than ${PROMPT_MAX} characters`,
   videoPromptBlank: 'Please provide a description of how you want the image to animate',
   videoUnavailable: 'Video generation API is currently unavailable. Please try again later.',
   videoStarting:
@@ -107,7 +111,7 @@ export const MSG = {
   badPathEncoding: 'The address is not correctly encoded.',
   renderBusy: 'The restorer is busy with other photos right now. Please try again in a few seconds.',
   payloadTooLarge: (limitBytes: number) => `Request body too large: the limit is ${Math.round(limitBytes / 1024)} KB`,
-  uploadTooLarge: 'File too large: the limit is 15 MB',
+  uploadTooLarge: `File too large: the limit is ${MAX_UPLOAD_MB} MB`,
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
   contactSent: "Thank you! Your message has been sent. We'll get back to you soon.",
   newsletterSubscribed: "You're subscribed! Watch your inbox for AI tips, trends and insights.",

@@ -1,3 +1,5 @@
+import { VIDEO_DURATION_SECONDS } from './tool/video-modes';
+
 /**
  * Every service and product the business offers, in the order of the sidebar's Services group.
  * The home page grid (24 cards), the /services page and the sidebar are all generated from this list.
@@ -40,7 +42,7 @@ export const services: readonly Service[] = [
   { href: '/image-restoration', navLabel: 'Image Restoration', title: 'Image Restoration & Creation', icon: 'image',
     description: 'Restore, colorize, animate and create images, from one photo to a family archive.' },
   { href: '/image-video-transformation', navLabel: 'Image & Video Transformation', title: 'AI Image & Video Transformation', icon: 'wand', isBeta: true,
-    description: 'Restore and colorize a photo or turn it into a 5-second video, right in your browser.' },
+    description: `Restore and colorize a photo or turn it into a ${VIDEO_DURATION_SECONDS}-second video, right in your browser.` },
   { href: '/market-research', navLabel: 'Market Research Agent', title: 'AI Market Research Agent', icon: 'chart',
     description: 'Competitor analysis, trends, audience insights and sentiment in customizable reports.' },
   { href: '/deep-research', navLabel: 'Deep Research', title: 'Deep Research', icon: 'search',

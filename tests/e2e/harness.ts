@@ -1,11 +1,18 @@
-import { inject, afterAll, beforeAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage } from '../support/browser';
+import { inject, afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser, newPage as openPage, recordCspViolations } from '../support/browser';
 
 /** Base URL of the server the e2e globalSetup started. */
 export const baseUrl = (): string => inject('baseUrl');
 
-/** One Chromium per test file, closed after it. */
+/** CSP violations seen by the pages of the running test (see useBrowser). */
+const cspViolations: string[] = [];
+
+/**
+ * One Chromium per test file, closed after it. Every test whose pages hit a Content-Security-Policy
+ * violation fails: the production policy is served here, so a blocked script, style, image or upload
+ * shows up in whichever flow meets it first.
+ */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
@@ -14,13 +21,22 @@ export function useBrowser(): () => Browser {
   afterAll(async () => {
     await browser?.close();
   });
+  afterEach(() => {
+    const seen = cspViolations.splice(0);
+    expect(seen, 'Content-Security-Policy violations').toEqual([]);
+  });
   return () => {
     if (!browser) throw new Error('browser not started');
     return browser;
   };
 }
 
-export { newPage };
+/** A page in a fresh context, its CSP violations recorded for the running test. */
+export async function newPage(browser: Browser, options: BrowserContextOptions = {}) {
+  const opened = await openPage(browser, options);
+  await recordCspViolations(opened.page, cspViolations);
+  return opened;
+}
 
 /**
  * Waits until the Astro island holding `selector` has hydrated (Astro drops its `ssr` attribute then).

@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { baseUrl, newPage, useBrowser } from './harness';
 import { foundationPages } from './pages';
 import { site } from '../../src/lib/site';
+import { API_HEADERS, STATIC_HEADERS, pagePolicies } from '../../netlify/lib/security-headers';
 
 const browser = useBrowser();
 
@@ -75,21 +76,26 @@ describe('foundation pages', () => {
     await context.close();
   });
 
-  it('every response carries the security headers', async () => {
-    for (const path of ['/', '/no-such-page']) {
+  it('every response carries the generated security headers, and every page its policy', async () => {
+    for (const path of ['/', '/no-such-page', '/favicon.svg']) {
       const res = await fetch(baseUrl() + path);
-      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
-      expect(res.headers.get('strict-transport-security')).toContain('max-age=');
-      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(res.headers.get('referrer-policy')).toBeTruthy();
-      expect(res.headers.get('permissions-policy')).toBeTruthy();
+      for (const [name, value] of Object.entries(STATIC_HEADERS)) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
+      if (path === '/favicon.svg') continue;
+      const [meta] = pagePolicies(await res.text(), null);
+      expect(meta?.['default-src']).toEqual(["'self'"]);
+      expect(meta?.['script-src']).not.toContain("'unsafe-inline'");
     }
+    const api = await fetch(baseUrl() + '/api/orders/nope');
+    for (const [name, value] of Object.entries(API_HEADERS)) expect(api.headers.get(name), `/api/orders ${name}`).toBe(value);
   });
 
-  it('the health function answers', async () => {
+  it('the health function answers, and finds the storage reachable under the pages\' policy', async () => {
     const res = await fetch(baseUrl() + '/api/health');
     expect(res.status).toBe(200);
-    expect((await res.json()).ok).toBe(true);
+    const body = await res.json();
+    expect(body.ok).toBe(true);
+    // Local storage: files come from this site, which the policy's 'self' allows.
+    expect(body.csp).toEqual({ storageOrigin: baseUrl(), storageOriginAllowed: true, missing: [], checked: `${baseUrl()}/` });
   });
 
   it('does not serve project sources', async () => {

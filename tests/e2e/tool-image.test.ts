@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
@@ -15,7 +14,8 @@ import { site } from '../../src/lib/site';
 import { DAMAGED, colourScene, damageContrast, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
 import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
 import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
-import { baseUrl, hydrated, newPage, useBrowser } from './harness';
+import { newPage, useBrowser } from './harness';
+import { checkoutAndDownload, openImageTab, pixelDifference, toast } from './tool-page';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
 // success page and back on the tool page. That test visits three pages through a dozen function calls and
@@ -42,19 +42,11 @@ afterAll(async () => {
   await closePool();
 });
 
-async function openTool(page: Page) {
-  await page.goto(`${baseUrl()}/image-video-transformation`);
-  await page.getByRole('tab', { name: 'Restore & Colorize' }).waitFor();
-  // Wait for hydration: the file input is enabled and the island answers clicks.
-  await hydrated(page, '#panel-image');
-}
-
-const toast = (page: Page, text: string, timeout = 15_000) => page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor({ timeout });
 
 describe('transformation tool: image', () => {
   it('shows the page, tabs and the empty results panel', async () => {
     const { context, page } = await newPage(browser());
-    await openTool(page);
+    await openImageTab(page);
     await expect(page.title()).resolves.toBe('AI Image & Video Transformation (Beta) | Lumora AI');
     await expect(page.locator('h1').textContent()).resolves.toBe('AI Image & Video Transformation (Beta)');
     await expect(page.getByRole('tab', { name: 'Restore & Colorize' }).getAttribute('aria-selected')).resolves.toBe('true');
@@ -73,7 +65,7 @@ describe('transformation tool: image', () => {
 
   it('validates: no file, wrong type, prompt length', async () => {
     const { context, page } = await newPage(browser());
-    await openTool(page);
+    await openImageTab(page);
     const panel = page.locator('#panel-image');
     await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
     await toast(page, MSG.uploadFirst);
@@ -93,7 +85,7 @@ describe('transformation tool: image', () => {
 
   it('restores, compares, applies a hint, buys and downloads the clean file, also back on the tool page', async () => {
     const { context, page } = await newPage(browser(), { acceptDownloads: true });
-    await openTool(page);
+    await openImageTab(page);
     const panel = page.locator('#panel-image');
     await panel.locator('input[type=file]').setInputFiles(photo);
     await panel.getByTestId('upload-preview').waitFor();
@@ -215,26 +207,14 @@ describe('transformation tool: image', () => {
       }),
     )).resolves.toBe(true);
 
-    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
-    await page.waitForURL(/\/checkout\/success\?order=/);
-    const summary = page.getByTestId('order-summary');
-    await summary.waitFor();
-    const link = summary.getByRole('link', { name: /^Download image$/ });
-    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    const bought = await readFile((await download.path())!);
+    const { bought } = await checkoutAndDownload(page, 'image');
     expect(bought.equals(clean)).toBe(true);
     // The clean file is full size and unmarked: it differs from the watermarked preview's pixels.
-    const [a, b] = await Promise.all([
-      sharp(bought).resize(64, 48).raw().toBuffer(),
-      sharp(previewBytes).resize(64, 48).raw().toBuffer(),
-    ]);
-    let diff = 0;
-    for (let i = 0; i < a.length; i++) diff += Math.abs(a[i]! - b[i]!);
-    expect(diff / a.length).toBeGreaterThan(0.5);
+    expect(await pixelDifference(bought, previewBytes)).toBeGreaterThan(0.5);
 
     // Back on the tool page (a fresh load): the bought result is still shown, marked purchased, and its
     // Download now saves the clean file.
-    await openTool(page);
+    await openImageTab(page);
     const again = panel.getByTestId('image-result');
     await again.getByTestId('purchased').waitFor();
     await expect(again.getByTestId('before-after').isVisible()).resolves.toBe(true);
@@ -248,7 +228,7 @@ describe('transformation tool: image', () => {
 
   it('heals a scratch and a spot the automatic pass left: a mouse stroke, a keyboard mark, Undo and Ctrl+Z', async () => {
     const { context, page } = await newPage(browser());
-    await openTool(page);
+    await openImageTab(page);
     const panel = page.locator('#panel-image');
     await panel.locator('input[type=file]').setInputFiles(damaged);
     await panel.getByTestId('upload-preview').waitFor();

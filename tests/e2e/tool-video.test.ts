@@ -2,14 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { greyPhoto } from '../integration/tool/helpers';
-import { baseUrl, hydrated, newPage, useBrowser } from './harness';
+import { newPage, useBrowser } from './harness';
+import { checkoutAndDownload, openVideoTab, toast } from './tool-page';
 
 // The video flow in Chromium: upload → generate with visible progress → play → cart → checkout → clean MP4.
 const browser = useBrowser();
@@ -27,19 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await closePool();
 });
-
-const toast = (page: Page, text: string, timeout = 15_000) =>
-  page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor({ timeout });
-
-async function openVideoTab(page: Page) {
-  await page.goto(`${baseUrl()}/image-video-transformation`);
-  await hydrated(page, '#panel-video');
-  await page.getByRole('tab', { name: 'Image to Video' }).click();
-  const panel = page.locator('#panel-video');
-  // The availability check finished (the button is enabled again).
-  await panel.getByRole('button', { name: 'Generate Video' }).waitFor();
-  return panel;
-}
 
 describe('transformation tool: video', () => {
   it('validates the file type, the missing file and the prompt', async () => {
@@ -125,12 +112,7 @@ describe('transformation tool: video', () => {
     const clean = (await getStorage().get(t.resultPath!))!;
     expect(previewBytes.equals(clean)).toBe(false);
 
-    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
-    await page.waitForURL(/\/checkout\/success\?order=/);
-    const summary = page.getByTestId('order-summary');
-    await summary.waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), summary.getByRole('link', { name: /^Download video$/ }).click()]);
-    const bought = await readFile((await download.path())!);
+    const { bought } = await checkoutAndDownload(page, 'video');
     expect(bought.equals(clean)).toBe(true);
     expect(bought.subarray(4, 8).toString('latin1')).toBe('ftyp');
     await context.close();

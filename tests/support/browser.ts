@@ -33,3 +33,27 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
   const page = await context.newPage();
   return { context, page };
 }
+
+/**
+ * Records every Content-Security-Policy violation on `page` into `sink`: the document's
+ * `securitypolicyviolation` events (what the policy blocked, and where) and Chromium's console reports
+ * (which also cover a policy the browser could not apply, e.g. a directive ignored in a <meta>).
+ */
+export async function recordCspViolations(page: Page, sink: string[]): Promise<void> {
+  await page.exposeBinding('__reportCspViolation', (_source, text: string) => {
+    sink.push(text);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => {
+        const report = (window as unknown as { __reportCspViolation?: (t: string) => void }).__reportCspViolation;
+        report?.(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} on ${e.documentURI}${e.sourceFile ? ` (${e.sourceFile}:${e.lineNumber})` : ''}`);
+      },
+      true,
+    );
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) sink.push(`console: ${message.text()}`);
+  });
+}

@@ -6,9 +6,9 @@ import { chatRequestSchema, countedChars, describeIssues } from '../../../src/li
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { clientKey } from './client-key';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
-import { errorJson as errorResponse } from '../http';
+import { errorJson, errorResponse } from '../http';
+import { enforceRateLimit, lenientRateLimiter, type RateLimiter } from '../rate-limit';
 import { readBodyCapped } from './http';
-import { defaultRateLimiter, type RateLimiter } from './rate-limit';
 import { relayCompletion, relayJsonCompletion } from './relay';
 import { openUpstream } from './upstream';
 import { buildUpstreamMessages } from './upstream-messages';
@@ -21,6 +21,9 @@ export interface ChatHandlerDeps {
 type Context = { ip?: string } | undefined;
 
 const DAY = 86_400;
+
+/** The refusal a spent limit throws, as the answer; null when the request may go on. */
+const refusal = (limit: Promise<void>): Promise<Response | null> => limit.then(() => null, errorResponse);
 
 /** False when the browser says the request comes from another site (Sec-Fetch-Site, else Origin). */
 function sameSite(req: Request, siteUrl: string): boolean {
@@ -39,31 +42,29 @@ function sameSite(req: Request, siteUrl: string): boolean {
  */
 export function createChatHandler(deps: ChatHandlerDeps = {}) {
   const getConfig = deps.config ?? (() => readChatConfig());
-  const getLimiter = deps.limiter ?? (() => defaultRateLimiter());
+  const getLimiter = deps.limiter ?? (() => lenientRateLimiter());
 
   return async (req: Request, context?: Context): Promise<Response> => {
-    if (req.method !== 'POST') return errorResponse(405, CHAT_ERRORS.methodNotAllowed, { allow: 'POST' });
+    if (req.method !== 'POST') return errorJson(405, CHAT_ERRORS.methodNotAllowed, { allow: 'POST' });
     // Only this site's pages may spend the operator's key: a browser marks a cross-site request (Origin,
     // Sec-Fetch-Site), and JSON only, since a form or text/plain POST needs no CORS preflight.
-    if (!(req.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return errorResponse(415, CHAT_ERRORS.jsonOnly);
+    if (!(req.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return errorJson(415, CHAT_ERRORS.jsonOnly);
 
-    const tooLarge = () => errorResponse(413, CHAT_ERRORS.bodyTooLarge(Math.round(CHAT_LIMITS.maxBodyBytes / 1_000_000)));
+    const tooLarge = () => errorJson(413, CHAT_ERRORS.bodyTooLarge(Math.round(CHAT_LIMITS.maxBodyBytes / 1_000_000)));
     const declared = Number(req.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > CHAT_LIMITS.maxBodyBytes) return tooLarge();
 
     const config = getConfig();
-    if (!sameSite(req, config.siteUrl)) return errorResponse(403, CHAT_ERRORS.crossSite);
+    if (!sameSite(req, config.siteUrl)) return errorJson(403, CHAT_ERRORS.crossSite);
     const apiKey = config.apiKey;
     if (!apiKey) {
       logChatSetupHint();
-      return errorResponse(503, CHAT_ERRORS.notConfigured);
+      return errorJson(503, CHAT_ERRORS.notConfigured);
     }
 
     const { max, windowSeconds } = config.rateLimit;
-    const limit = await getLimiter().hit(clientKey(context), max, windowSeconds);
-    if (!limit.allowed) {
-      return errorResponse(429, CHAT_ERRORS.rateLimited(limit.retryAfter), { 'retry-after': String(limit.retryAfter) });
-    }
+    const limited = await refusal(enforceRateLimit({ key: clientKey(context), max, windowSeconds }, { message: CHAT_ERRORS.rateLimited }, getLimiter()));
+    if (limited) return limited;
 
     const body = await readBodyCapped(req, CHAT_LIMITS.maxBodyBytes);
     if (!body.ok) return tooLarge();
@@ -71,10 +72,10 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     try {
       json = JSON.parse(body.text);
     } catch {
-      return errorResponse(400, CHAT_ERRORS.invalidJson);
+      return errorJson(400, CHAT_ERRORS.invalidJson);
     }
     const parsed = chatRequestSchema.safeParse(json);
-    if (!parsed.success) return errorResponse(400, describeIssues(parsed.error));
+    if (!parsed.success) return errorJson(400, describeIssues(parsed.error));
     const { agentId, model, messages, ...sampling } = parsed.data;
     const agent = findAgent(agentId)!;
 
@@ -82,19 +83,19 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     const maxTokens = maxOutputTokens(model);
     const estimate = Math.ceil(messages.reduce((n, m) => n + countedChars(m.content), 0) / 4) + maxTokens;
     const { requests, tokens } = config.dailyBudget;
-    const limiter = getLimiter();
-    const budgets = [() => limiter.hit('chat:budget:requests', requests, DAY), () => limiter.hit('chat:budget:tokens', tokens, DAY, estimate)];
-    for (const hit of budgets) {
-      const spent = await hit();
-      if (!spent.allowed) return errorResponse(503, CHAT_ERRORS.budgetSpent, { 'retry-after': String(spent.retryAfter) });
-    }
+    const budgets = [
+      { key: 'chat:budget:requests', max: requests, windowSeconds: DAY },
+      { key: 'chat:budget:tokens', max: tokens, windowSeconds: DAY, weight: estimate },
+    ];
+    const spent = await refusal(enforceRateLimit(budgets, { message: CHAT_ERRORS.budgetSpent, status: 503 }, getLimiter()));
+    if (spent) return spent;
 
     const upstream = await openUpstream(
       { ...config, apiKey },
       { model, messages: buildUpstreamMessages(agent, model, messages), ...sampling, max_tokens: maxTokens },
       req.signal,
     );
-    if (!upstream.ok) return errorResponse(upstream.status, upstream.message);
+    if (!upstream.ok) return errorJson(upstream.status, upstream.message);
 
     const stream = upstream.streamed
       ? relayCompletion(upstream.body, { idleTimeoutMs: config.idleTimeoutMs, upstream: upstream.controller, apiKey })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG } from '../../../src/lib/messages';
+import { emailSchema } from '../../../src/lib/email-schema';
 
 /** Optional text field: HTML forms send '' for an empty input, which counts as absent. */
 const optionalText = (max: number) =>
@@ -11,8 +11,6 @@ const optionalText = (max: number) =>
     .transform((value) => value || undefined);
 
 const name = z.string().trim().min(1, 'Please enter your name').max(200);
-/** An e-mail address as every form and the checkout accept it (trimmed; at most 320 characters). */
-export const emailSchema = z.string().trim().max(320, MSG.invalidEmail).pipe(z.email(MSG.invalidEmail));
 const email = emailSchema;
 
 /** The hidden field real visitors leave empty; see submit.ts. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { MSG } from '../../../src/lib/messages';
 import { clientId } from '../client-identity';
-import { hitRateLimit } from '../db/rate-limit';
+import { enforceRateLimit } from '../rate-limit';
 import { HttpError, errorResponse, json, JSON_BODY_LIMIT, readBytes, requireMethod, zodMessage } from '../http';
 import { HONEYPOT_FIELD } from './schemas';
 
@@ -20,8 +20,8 @@ export interface FormDefinition<S extends z.ZodType> {
   fallbackPath: string;
 }
 
-const RATE_LIMIT = 10;
-const RATE_WINDOW_SECONDS = 600;
+/** Submissions per client and form, in a fixed window. */
+const FORM_LIMIT = { max: 10, windowSeconds: 600 };
 
 export async function submitForm<S extends z.ZodType>(
   req: Request,
@@ -41,8 +41,7 @@ export async function submitForm<S extends z.ZodType>(
     const parsed = form.schema.safeParse(fields);
     if (!parsed.success) throw new HttpError(400, zodMessage(parsed.error));
 
-    const limit = await hitRateLimit(`form:${form.name}:${clientId(context)}`, RATE_LIMIT, RATE_WINDOW_SECONDS);
-    if (!limit.allowed) throw new HttpError(429, MSG.tooManyRequests, { 'Retry-After': String(limit.retryAfter) });
+    await enforceRateLimit({ key: `form:${form.name}:${clientId(context)}`, ...FORM_LIMIT }, { message: MSG.tooManyRequests });
 
     return answer(isFormPost, back, await form.save(parsed.data));
   } catch (error) {

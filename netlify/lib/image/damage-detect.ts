@@ -1,5 +1,5 @@
 import { DIRECTIONS, damageFeatures, type DamageFeatures } from './damage-features';
-import { damageObjects, OBJECT_FEATURE_COUNT, type DamageObjects } from './damage-objects';
+import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './damage-objects';
 import { objectProbabilities, pixelProbabilities } from './damage-model';
 
 /** Decision thresholds of the detector (object probability to keep a component; path following). */
@@ -9,6 +9,12 @@ export const DETECT = {
    * as much as a missed scratch, while filling a few wrong pixels costs little. */
   speck: 0.15,
   speckSize: 6,
+  /** Long, thin, straight components are kept from `line`: a film scratch that long is rarely anything else,
+   * and the object network, trained mostly on shorter strokes, is unsure of them. */
+  line: 0.2,
+  lineLength: 30,
+  lineWidth: 4,
+  lineStraightness: 0.97,
   /** A kept component this long and this straight is a scratch: followed beyond its ends. */
   pathLength: 12,
   pathStraightness: 0.9,
@@ -44,15 +50,20 @@ export async function detectDamage(L: Float32Array, w: number, h: number, median
   const q = objectProbabilities(objects.values);
   const core = new Uint8Array(w * h);
   let scratches = 0, specks = 0;
-  const likely = objects.pixels.map((members, k) => q[k]! > (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
+  const value = (k: number, name: (typeof OBJECT_FEATURE_NAMES)[number]) => objects.values[k * OBJECT_FEATURE_COUNT + OBJECT_FEATURE_NAMES.indexOf(name)]!;
+  const threshold = (k: number, size: number) => {
+    if (size <= DETECT.speckSize) return DETECT.speck;
+    const line = value(k, 'length') >= DETECT.lineLength && value(k, 'width') <= DETECT.lineWidth && value(k, 'straightness') >= DETECT.lineStraightness;
+    return line ? DETECT.line : DETECT.object;
+  };
+  const likely = objects.pixels.map((members, k) => q[k]! > threshold(k, members.length));
   const crowd = crowdCounts(objects, likely, w, h);
   objects.pixels.forEach((members, k) => {
     if (!likely[k]) return;
     // Small things in a crowd of their like are texture (sunlit leaves, gravel, a screen), not dust.
     if (members.length <= DETECT.crowdSize && crowd[k]! > DETECT.crowd) return;
     for (const i of members) core[i] = 1;
-    const length = objects.values[k * OBJECT_FEATURE_COUNT + 1]!, straight = objects.values[k * OBJECT_FEATURE_COUNT + 14]!;
-    if (length >= DETECT.pathLength && straight >= DETECT.pathStraightness) {
+    if (value(k, 'length') >= DETECT.pathLength && value(k, 'straightness') >= DETECT.pathStraightness) {
       scratches++;
       followPath(core, f, objects, k, w, h);
     } else specks++;

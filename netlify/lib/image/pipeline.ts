@@ -39,6 +39,11 @@ export type RestoreOpts = {
   inspected?: boolean;
   /** Also return the original as a display JPEG of at most this side (the tool shows it beside the result). */
   originalViewSide?: number;
+  /**
+   * Diagnostics (benchmark): the damage to remove, when it is known (0/1 at the photo's size, up to the working
+   * size), instead of the automatic detection: measures the filling apart from the detection.
+   */
+  knownDamage?: Uint8Array;
   /** Diagnostics (benchmark): receives the mask of the damage the restoration removed. */
   onDamageMask?: (mask: Uint8Array, width: number, height: number) => void;
 };
@@ -108,7 +113,7 @@ export async function restoreAndColorize(bytes: Buffer, opts: RestoreOpts): Prom
   const L0 = rgbBufferToL(data, N, info.channels);
   lap('analyse');
 
-  const { L, report } = await restoreLuminance(L0, W, H, pipe.restore, timings, opts.heal);
+  const { L, report } = await restoreLuminance(L0, W, H, pipe.restore, timings, opts.heal, opts.knownDamage);
   opts.onDamageMask?.(report.mask, report.maskWidth, report.maskHeight);
   t = performance.now();
   const Llow = downsample(L, W, H, cs.width, cs.height);

@@ -86,8 +86,17 @@ async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: num
   return mask;
 }
 
+/** A given damage mask (at the working size) with the detector's one-pixel rim. */
+function grownMask(known: Uint8Array, w: number, h: number): Uint8Array {
+  if (known.length !== w * h) throw new Error(`The damage mask must be ${w}×${h}`);
+  const mask = known.slice();
+  grow(mask, w, h);
+  return mask;
+}
+
 export async function restoreLuminance(
   L: Float32Array, W: number, H: number, opts: RestoreOptions, timings: Record<string, number> = {}, heal: HealMark[] = [],
+  knownDamage?: Uint8Array,
 ): Promise<{ L: Float32Array; report: RestoreReport }> {
   const N = W * H;
   const { width: w, height: h } = W * H > opts.workPixels ? fitSize(W, H, Math.sqrt(opts.workPixels * Math.max(W, H) / Math.min(W, H))) : { width: W, height: H };
@@ -105,7 +114,7 @@ export async function restoreLuminance(
   for (let i = 0; i < resid.length; i++) resid[i] = Lw[i] - med[i];
   const sigma = robustSpread(resid);
   const grain = pixelNoise(Lw, w, h);
-  const damage = await findDamage(Lw, med, w, h, grain);
+  const damage = knownDamage ? grownMask(knownDamage, w, h) : await findDamage(Lw, med, w, h, grain);
   lap('detect');
   let defectPixels = 0;
   for (let i = 0; i < damage.length; i++) defectPixels += damage[i];

@@ -1,7 +1,7 @@
 import { query } from '../db';
 import { sendOrderConfirmation } from '../mail/order-confirmation';
 import { getOrder, type Order } from './order';
-import type { CheckoutRequest } from './schemas';
+import type { CheckoutRequest } from '../../../src/lib/orders-schema';
 import { orderToken } from './tokens';
 
 export interface CheckoutResult extends Order {

@@ -3,7 +3,7 @@ import { MSG } from '../../../src/lib/messages';
 import { query } from '../db';
 import { HttpError } from '../http';
 import { placeOrder, type CheckoutResult } from '../orders/checkout';
-import type { CheckoutRequest } from '../orders/schemas';
+import type { CheckoutRequest } from '../../../src/lib/orders-schema';
 import type { StripeSettings } from './config';
 import { Stripe, stripeClient } from './stripe';
 

@@ -1,12 +1,12 @@
-export { processImage, applyHints, applyHeal, applyReference, processImageOptionsSchema, hintsOf, answerFor as imageAnswer } from './image';
+export { processImage, applyHints, applyHeal, applyReference, processImageOptionsSchema, hintsOf } from './image';
 export {
   parseVideoBody,
   queueVideo,
   startVideoJob,
   runVideoJob,
-  statusAnswer,
   videoHealth,
   isValidJobSignature,
   jobSignature,
 } from './video';
+export { statusAnswer } from './status';
 export { newUploadId, readUpload, discardUpload, isUploadId, viewUrl, paths } from './media';

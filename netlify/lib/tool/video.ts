@@ -25,7 +25,7 @@ import {
   type Transformation,
 } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
-import { BRAND, discardUpload, isUploadId, paths, readUpload, viewUrl } from './media';
+import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
 
 /**
  * Video jobs: POST /api/process-video validates and queues, the job runs in the background function
@@ -229,25 +229,6 @@ export async function runVideoJob(
   } finally {
     clearInterval(heartbeat);
   }
-}
-
-/** GET /api/transformations/{id}: the status answer for both kinds. */
-export async function statusAnswer(t: Transformation) {
-  const completed = t.status === 'completed';
-  const originalUrl = await viewUrl(t.originalPath);
-  const previewUrl = completed ? await viewUrl(t.previewPath) : null;
-  return {
-    success: t.status !== 'failed',
-    transformationId: t.id,
-    kind: t.kind,
-    status: t.status,
-    progress: t.progress,
-    purchased: t.purchased,
-    videoUrl: t.kind === 'video' ? previewUrl : null,
-    originalImageUrl: originalUrl,
-    processedUrl: t.kind === 'image' ? previewUrl : null,
-    error: t.status === 'failed' ? t.error || MSG.videoError : null,
-  };
 }
 
 /** For /api/health: `{ video: { available, engine } }`. */

@@ -2,6 +2,7 @@
 // header parsing are the image engine's (netlify/lib/image/inspect.ts); the video tool allows only
 // JPEG and PNG, and needs a minimum size for its camera moves.
 
+import { MSG } from '../../../src/lib/messages';
 import { headerDimensions, MAX_INPUT_BYTES, MAX_INPUT_PIXELS, sniffFormat, wrongTypeMessage } from '../image/inspect';
 
 export { MAX_INPUT_BYTES, MAX_INPUT_PIXELS };
@@ -32,7 +33,7 @@ export function readImageHeader(buf: Buffer): ImageHeader | null {
 
 /** Throws VideoInputError unless `buf` is a JPEG/PNG within the byte and pixel limits. */
 export function checkVideoInput(buf: Buffer): ImageHeader {
-  if (buf.length > MAX_INPUT_BYTES) throw new VideoInputError('Image must be 15 MB or smaller', 413);
+  if (buf.length > MAX_INPUT_BYTES) throw new VideoInputError(MSG.uploadTooLarge, 413);
   const header = readImageHeader(buf);
   if (!header) throw new VideoInputError(INVALID_IMAGE_MESSAGE);
   if (header.width * header.height > MAX_INPUT_PIXELS) {

@@ -14,7 +14,7 @@ import { $purchases, addToCart } from '../../lib/cart';
 import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { IMAGE_MODELS, promptSchema } from '../../lib/tool/image-schema';
-import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
+import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, MAX_UPLOAD_MB, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
 import { ApiError, applyHeal, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
 
@@ -156,7 +156,7 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
         <UploadCard
           title="Upload a photo"
           accept={FILE_ACCEPT.image}
-          hint="JPEG, PNG or TIFF, up to 15 MB."
+          hint={`JPEG, PNG or TIFF, up to ${MAX_UPLOAD_MB} MB.`}
           file={file}
           disabled={busy}
           onFile={chooseFile}

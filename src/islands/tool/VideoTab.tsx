@@ -11,7 +11,7 @@ import { ITEM_PRICES, formatPrice } from '../../lib/catalog';
 import { site } from '../../lib/site';
 import { VIDEO_MODES } from '../../lib/tool/video-modes';
 import { videoPromptSchema } from '../../lib/tool/video-schema';
-import { DEFAULT_VIDEO_PROMPT, FILE_ACCEPT, VIDEO_POLL_MS, isAcceptedFile } from '../../lib/tool/constants';
+import { DEFAULT_VIDEO_PROMPT, FILE_ACCEPT, MAX_UPLOAD_MB, VIDEO_POLL_MS, isAcceptedFile } from '../../lib/tool/constants';
 import {
   ApiError,
   checkVideoAvailability,
@@ -159,7 +159,7 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
         <UploadCard
           title="Upload a photo to animate"
           accept={FILE_ACCEPT.video}
-          hint="JPEG or PNG, up to 15 MB."
+          hint={`JPEG or PNG, up to ${MAX_UPLOAD_MB} MB.`}
           file={file}
           disabled={busy}
           onFile={chooseFile}
@@ -254,7 +254,7 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
               )}
             </div>
             <p className="text-xs text-muted">
-              {bought ? MSG.purchasedVideoNote : 'The preview carries a watermark; after purchase you download the clean 5-second MP4.'}
+              {bought ? MSG.purchasedVideoNote : MSG.videoPreviewNote}
             </p>
           </div>
         )}

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { AGENT_IDS } from './agents';
 import { MODEL_IDS } from './models';
 import { CHAT_LIMITS, SAMPLING, maxDataUrlChars } from './limits';

@@ -2,39 +2,21 @@ import { INLINE_UPLOAD_MAX_BYTES, fileType, previewUrl, type ToolKind } from './
 import { MSG } from '../messages';
 import { $purchases, type Purchases } from '../cart-state';
 import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
+import type { TransformationStatus } from './status-schema';
+import { VIDEO_DURATION_SECONDS } from './video-modes';
 
 /**
  * Browser side of the tool's API. Small files go inline (multipart for images, a data URL for videos);
  * files over INLINE_UPLOAD_MAX_BYTES (Netlify's 6 MB function body cap, minus encoding overhead) are sent
  * straight to storage through a signed upload first. Every call returns the server's message on failure.
  */
-export type { ColorHint, HealMark };
+export type { ColorHint, HealMark, TransformationStatus };
 export type ImageResult = Omit<ImageAnswer, 'error'>;
 
 export interface VideoResult {
   transformationId: string;
   videoUrl: string;
   originalImageUrl: string | null;
-}
-
-export interface TransformationStatus {
-  success: boolean;
-  transformationId: string;
-  kind: ToolKind;
-  status: 'queued' | 'processing' | 'completed' | 'failed';
-  progress: number;
-  videoUrl: string | null;
-  originalImageUrl: string | null;
-  processedUrl: string | null;
-  error: string | null;
-  /** A finished image also carries process-image's fields. */
-  originalUrl?: string;
-  width?: number | null;
-  height?: number | null;
-  hints?: ColorHint[];
-  healMarks?: HealMark[];
-  tone?: ImageResult['tone'];
-  reference?: boolean;
 }
 
 export class ApiError extends Error {
@@ -163,7 +145,7 @@ export async function startVideo(
   options: { prompt: string; mode: string },
   onProgress?: Progress,
 ): Promise<{ transformationId: string }> {
-  const common = { prompt: options.prompt, mode: options.mode, duration: 5, watermark: true };
+  const common = { prompt: options.prompt, mode: options.mode, duration: VIDEO_DURATION_SECONDS, watermark: true };
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('video', file, onProgress);
     return jsonRequest('POST', '/api/process-video', { uploadId, ...common }, MSG.videoError);
@@ -174,9 +156,9 @@ export async function startVideo(
 
 export async function getTransformation(id: string): Promise<TransformationStatus> {
   const res = await fetch(`/api/transformations/${encodeURIComponent(id)}`, { cache: 'no-store' });
-  const data = (await res.json().catch(() => ({}))) as TransformationStatus & { error?: string };
+  const data = (await res.json().catch(() => ({}))) as Partial<TransformationStatus>;
   if (!res.ok) throw new ApiError(data.error || MSG.videoError, res.status);
-  return data;
+  return data as TransformationStatus;
 }
 
 /** The status, or null when the server no longer knows the id (other failures throw). */

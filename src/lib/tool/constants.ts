@@ -9,7 +9,8 @@ export const FILE_ACCEPT = {
   image: 'image/jpeg,image/png,image/tiff,.jpg,.jpeg,.png,.tif,.tiff',
   video: 'image/jpeg,image/png,.jpg,.jpeg,.png',
 } as const;
-export type ToolKind = 'image' | 'video';
+export const TOOL_KINDS = ['image', 'video'] as const;
+export type ToolKind = (typeof TOOL_KINDS)[number];
 
 /** Netlify's cap on a function's request body. */
 export const FUNCTION_BODY_MAX_BYTES = 6 * 1024 * 1024;
@@ -17,6 +18,7 @@ export const FUNCTION_BODY_MAX_BYTES = 6 * 1024 * 1024;
 export const INLINE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Larger files go straight to storage through a signed upload, up to 15 MB: the one upload size limit. */
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+export const MAX_UPLOAD_MB = MAX_UPLOAD_BYTES / (1024 * 1024);
 /** Length of the buyer's instructions (both tabs). The text areas set no maxLength: a longer text gets the
  * schema's message on submit instead of being cut silently. */
 export const PROMPT_MIN = 5;

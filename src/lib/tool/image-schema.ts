@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { MSG } from '../messages';
 import { PROMPT_MAX, PROMPT_MIN } from './constants';
 
@@ -12,8 +12,8 @@ export const imageModelSchema = z.enum(IMAGE_MODEL_IDS, { error: 'Please choose 
 export const promptSchema = z
   .string()
   .trim()
-  .min(PROMPT_MIN, { error: `Please provide instructions of at least ${PROMPT_MIN} characters` })
-  .max(PROMPT_MAX, { error: `Instructions should be less than ${PROMPT_MAX} characters` });
+  .min(PROMPT_MIN, { error: MSG.imagePromptMin })
+  .max(PROMPT_MAX, { error: MSG.imagePromptMax });
 
 export const colorHintSchema = z.object({
   x: z.number().min(0).max(1),
@@ -79,23 +79,25 @@ export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }
 ];
 
 /** What the original was: a colour reference photo is offered for 'grey' and 'sepia' only. */
-export type Tone = 'grey' | 'sepia' | 'colour';
+export const toneSchema = z.enum(['grey', 'sepia', 'colour']);
+export type Tone = z.infer<typeof toneSchema>;
 
 /** The answer of process-image and of every re-render (hints, heal marks, reference photo). */
-export interface ImageAnswer {
-  success: true;
-  transformationId: string;
-  originalUrl: string;
+export const imageAnswerSchema = z.object({
+  success: z.literal(true),
+  transformationId: z.string(),
+  originalUrl: z.string(),
   /** Always the watermarked preview. */
-  processedUrl: string;
+  processedUrl: z.string(),
   /** Size of the clean result (the preview keeps its aspect ratio). */
-  width: number | null;
-  height: number | null;
-  hints: ColorHint[];
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  hints: z.array(colorHintSchema),
   /** The buyer's heal brush marks, applied after the automatic damage removal. */
-  healMarks: HealMark[];
-  tone: Tone | null;
+  healMarks: z.array(healMarkSchema),
+  tone: toneSchema.nullable(),
   /** Whether the result takes its colours from the buyer's reference photo. */
-  reference: boolean;
-  error: null;
-}
+  reference: z.boolean(),
+  error: z.null(),
+});
+export type ImageAnswer = z.infer<typeof imageAnswerSchema>;

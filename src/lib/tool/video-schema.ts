@@ -1,26 +1,25 @@
-import { z } from 'zod';
+import { z } from '../zod';
+import { MSG } from '../messages';
 import { PROMPT_MAX, PROMPT_MIN } from './constants';
 import { VIDEO_DURATION_SECONDS } from './video-modes';
 
 // The video tool's request, shared: the island validates the same body before uploading. No Node imports here.
 
-
-const MODEL_MESSAGE = 'Please select a model';
 const DATA_URL = /^data:image\/(jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$/;
 
 export const videoPromptSchema = z
-  .string({ error: 'Please provide a description of how you want the image to animate' })
+  .string({ error: MSG.videoPromptBlank })
   .trim()
-  .min(1, 'Please provide a description of how you want the image to animate')
-  .min(PROMPT_MIN, `Please provide a description of at least ${PROMPT_MIN} characters`)
-  .max(PROMPT_MAX, `Description should be less than ${PROMPT_MAX} characters`);
+  .min(1, MSG.videoPromptBlank)
+  .min(PROMPT_MIN, MSG.videoPromptMin)
+  .max(PROMPT_MAX, MSG.videoPromptMax);
 
 export const processVideoRequestSchema = z.object({
   imageData: z
-    .string({ error: 'Please upload a valid image file (JPEG, PNG)' })
-    .regex(DATA_URL, 'Please upload a valid image file (JPEG, PNG)'),
+    .string({ error: MSG.videoInvalidType })
+    .regex(DATA_URL, MSG.videoInvalidType),
   prompt: videoPromptSchema,
-  mode: z.enum(['standard', 'cinematic'], { error: MODEL_MESSAGE }),
+  mode: z.enum(['standard', 'cinematic'], { error: MSG.selectModel }),
   duration: z.literal(VIDEO_DURATION_SECONDS, { error: `Videos are ${VIDEO_DURATION_SECONDS} seconds long` }).default(VIDEO_DURATION_SECONDS),
   watermark: z.boolean().optional(),
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { startFakeOpenAI, DEFAULT_CHUNKS, type FakeOpenAI } from '../../support/fake-openai';
 import { createChatHandler } from '../../../netlify/lib/chat/handler';
 import { readChatConfig } from '../../../netlify/lib/chat/config';
-import { MemoryRateLimiter, type RateLimiter } from '../../../netlify/lib/chat/rate-limit';
+import { MemoryRateLimiter, type RateLimiter } from '../../../netlify/lib/rate-limit';
 import chatFunction from '../../../netlify/functions/chat.mts';
 import modelsFunction from '../../../netlify/functions/chat-models.mts';
 import { AGENTS, systemPrompt } from '../../../src/lib/chat/agents';
@@ -285,7 +285,7 @@ describe('POST /api/chat rate limit', () => {
   });
 
   it('keeps chatting on in-memory limits when the limiter store fails', async () => {
-    const { FallbackRateLimiter, SqlRateLimiter } = await import('../../../netlify/lib/chat/rate-limit');
+    const { FallbackRateLimiter, SqlRateLimiter } = await import('../../../netlify/lib/rate-limit');
     const warn = vi.fn();
     const broken = new SqlRateLimiter(async () => {
       throw new Error('relation "rate_limits" does not exist');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_PACKAGES, ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { query } from '../../../netlify/lib/db';
-import { hitRateLimit } from '../../../netlify/lib/db/rate-limit';
+import { databaseRateLimiter } from '../../../netlify/lib/rate-limit';
 import { applyMigrations, pgTarget } from '../../../netlify/lib/db/migrations';
 import { demoCheckout } from '../../../netlify/lib/orders/checkout';
 import { getPool } from '../../../netlify/lib/db';
@@ -197,13 +197,13 @@ for (const backend of backends) {
 
     it('rate limits in one statement, also under concurrency', async () => {
       const key = `test:${newKey()}`;
-      const hits = await Promise.all(Array.from({ length: 12 }, () => hitRateLimit(key, 5, 3600)));
+      const hits = await Promise.all(Array.from({ length: 12 }, () => databaseRateLimiter.hit(key, 5, 3600)));
       expect(hits.filter((h) => h.allowed)).toHaveLength(5);
       for (const refused of hits.filter((h) => !h.allowed)) {
         expect(refused.retryAfter).toBeGreaterThan(0);
         expect(refused.retryAfter).toBeLessThanOrEqual(3600);
       }
-      expect((await hitRateLimit(`test:${newKey()}`, 5, 3600)).allowed).toBe(true);
+      expect((await databaseRateLimiter.hit(`test:${newKey()}`, 5, 3600)).allowed).toBe(true);
     });
 
     it('drives a transformation through progress, failure and stale-job cleanup', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { maskEmail } from '../../../netlify/lib/mail/mask';
 import { confirmationMessage } from '../../../netlify/lib/mail/order-confirmation';
 import { readMailTarget } from '../../../netlify/lib/mail/transport';
-import { checkoutRequestSchema } from '../../../netlify/lib/orders/schemas';
+import { checkoutRequestSchema } from '../../../src/lib/orders-schema';
 import { publicOrigin } from '../../../netlify/lib/site-origin';
 import { confirmationSentence } from '../../../src/lib/checkout-status';
 import { MSG } from '../../../src/lib/messages';

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { closePool } from '../../../../netlify/lib/db';
 import { applyMigrations, pgTarget } from '../../../../netlify/lib/db/migrations';
 import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/embedded/services';
-import { findPostgresBin, MISSING_POSTGRES, startDebianPostgres } from './debian-postgres';
+import { findPostgresBin, MISSING_POSTGRES, postgresAvailability, startDebianPostgres } from '../../../support/debian-postgres';
 
 /**
  * The databases the data layer is tested on. Each start() gives a fresh, migrated database and points
@@ -48,9 +48,7 @@ const hasPostgres = findPostgresBin() !== null;
 
 const debianBackend: Backend = {
   name: 'Debian PostgreSQL',
-  // Under CI a missing server is a failure (start() throws the reason), elsewhere a visible skip.
-  available: hasPostgres || !!process.env.CI,
-  note: hasPostgres || process.env.CI ? undefined : `skipped: ${MISSING_POSTGRES}`,
+  ...postgresAvailability(),
   async start() {
     if (!hasPostgres) throw new Error(`${MISSING_POSTGRES} (required when CI is set)`);
     const server = await startDebianPostgres();
@@ -78,6 +76,6 @@ const debianBackend: Backend = {
   },
 };
 
-if (!hasPostgres && !process.env.CI) console.warn(`[platform tests] Debian PostgreSQL ${debianBackend.note}`);
+if (!debianBackend.available) console.warn(`[platform tests] Debian PostgreSQL ${debianBackend.note}`);
 
 export const backends: Backend[] = [pgliteBackend, debianBackend];

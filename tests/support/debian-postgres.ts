@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { runCommand } from './command';
 
 /**
  * A throwaway Debian PostgreSQL cluster (package `postgresql`): initdb in a temp folder, started on a free
@@ -20,6 +21,15 @@ export function findPostgresBin(): string | null {
 
 export const MISSING_POSTGRES =
   'PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin: install them with `apt-get install -y postgresql`';
+
+/**
+ * Whether tests that need the server run here: under CI a missing server is a failure (startDebianPostgres
+ * throws the reason), elsewhere a visible skip whose note says what to install.
+ */
+export function postgresAvailability(): { available: boolean; note?: string } {
+  if (findPostgresBin() || process.env.CI) return { available: true };
+  return { available: false, note: `skipped: ${MISSING_POSTGRES}` };
+}
 
 export interface RunningPostgres {
   url: string;
@@ -79,4 +89,9 @@ export async function startDebianPostgres(): Promise<RunningPostgres> {
       }
     },
   };
+}
+
+/** Applies the migrations with the operator's own command, `npm run db:migrate`, against `url`. */
+export function migrateWithNpm(url: string, cwd: string): Promise<string> {
+  return runCommand('npm', ['run', '--silent', 'db:migrate'], { cwd, env: { ...process.env, DATABASE_URL: url } });
 }

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../../netlify/lib/db/migrations';
-import { SqlRateLimiter } from '../../../netlify/lib/chat/rate-limit';
+import { SqlRateLimiter } from '../../../netlify/lib/rate-limit';
 
 /** The SQL limiter against the real migrations, on an embedded Postgres. */
 let db: PGlite;
@@ -34,5 +34,13 @@ describe('SqlRateLimiter', () => {
     expect(results[3]!.retryAfter).toBeGreaterThan(0);
     expect(results[3]!.retryAfter).toBeLessThanOrEqual(600);
     expect(await limiter.hit(`${key}-other`, 3, 600)).toEqual({ allowed: true, retryAfter: 0 });
+  });
+
+  it('counts a hit by its weight (the chat token budget)', async () => {
+    const limiter = new SqlRateLimiter(async (text, params) => (await db.query(text, params as unknown[])).rows as Record<string, unknown>[]);
+    const key = `budget:test-${Math.random()}`;
+    expect((await limiter.hit(key, 100, 600, 60)).allowed).toBe(true);
+    expect((await limiter.hit(key, 100, 600, 40)).allowed).toBe(true);
+    expect((await limiter.hit(key, 100, 600, 1)).allowed).toBe(false);
   });
 });

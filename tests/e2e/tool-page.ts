@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { baseUrl, hydrated } from './harness';
+
+/** The transformation tool page as the browser tests drive it. `site` is the server's URL (the e2e one by default). */
+export async function openImageTab(page: Page, site = baseUrl()) {
+  await page.goto(`${site}/image-video-transformation`);
+  await page.getByRole('tab', { name: 'Restore & Colorize' }).waitFor();
+  // Wait for hydration: the file input is enabled and the island answers clicks.
+  await hydrated(page, '#panel-image');
+  return page.locator('#panel-image');
+}
+
+export async function openVideoTab(page: Page, site = baseUrl()) {
+  await page.goto(`${site}/image-video-transformation`);
+  await hydrated(page, '#panel-video');
+  await page.getByRole('tab', { name: 'Image to Video' }).click();
+  const panel = page.locator('#panel-video');
+  // The availability check finished (the button is enabled again).
+  await panel.getByRole('button', { name: 'Generate Video' }).waitFor();
+  return panel;
+}
+
+/** Waits for a toast with this text. */
+export const toast = (page: Page, text: string, timeout = 15_000) =>
+  page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor({ timeout });
+
+/** Mean absolute difference per channel of two pictures scaled to 64 × 48 (0 = the same pixels). */
+export async function pixelDifference(a: Buffer, b: Buffer): Promise<number> {
+  const [x, y] = await Promise.all([sharp(a).resize(64, 48).raw().toBuffer(), sharp(b).resize(64, 48).raw().toBuffer()]);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff += Math.abs(x[i]! - y[i]!);
+  return diff / x.length;
+}
+
+/**
+ * Pays for the cart from the tool page's Proceed to Checkout (the demo checkout), then saves the item's clean
+ * file from the success page's link. Returns its bytes and the order (payment) id.
+ */
+export async function checkoutAndDownload(page: Page, kind: 'image' | 'video'): Promise<{ bought: Buffer; paymentId: string }> {
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await page.waitForURL(/\/checkout\/success\?order=/);
+  const summary = page.getByTestId('order-summary');
+  await summary.waitFor();
+  const link = summary.getByRole('link', { name: kind === 'image' ? /^Download image$/ : /^Download video$/ });
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  return { bought: await readFile((await download.path())!), paymentId: new URL(page.url()).searchParams.get('order')! };
+}

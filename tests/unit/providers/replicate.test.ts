@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  firstUrl,
+  parseModel,
+  REPLICATE_POLL_MS_DEFAULT,
+  replicateConnection,
+  ReplicateError,
+  replicateRun,
+} from '../../../netlify/lib/providers/replicate';
+import { FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';
+
+// The one Replicate client both hosted providers use, against the local stand-in of the predictions API.
+
+function scenario(target: CreateTarget): CreateReply {
+  switch (target.name ?? `version-${target.version}`) {
+    case 'ok':
+      return { script: [{ status: 'processing' }, { status: 'succeeded', output: { thumb: 'x', video: fake.fileUrl('clip.bin') } }] };
+    case 'slow':
+      return { script: [{ status: 'processing' }] };
+    case 'hang':
+      return { hang: true };
+    default:
+      return { error: 404, detail: 'Model not found' };
+  }
+}
+const fake = new FakeReplicate(scenario);
+const connection = (over: Record<string, string> = {}) =>
+  replicateConnection({ REPLICATE_API_TOKEN: 'test-token', REPLICATE_API_URL: fake.base, REPLICATE_POLL_MS: '10', ...over }, 60_000)!;
+
+beforeAll(async () => {
+  await fake.start();
+  fake.files['clip.bin'] = { type: 'application/octet-stream', body: Buffer.from('the clip') };
+});
+afterAll(() => fake.stop());
+
+describe('configuration', () => {
+  it('needs a token; one poll default and the caller’s own timeout default', () => {
+    expect(replicateConnection({}, 5)).toBeNull();
+    expect(replicateConnection({ REPLICATE_API_TOKEN: 't' }, 5)).toEqual({
+      token: 't',
+      baseUrl: 'https://api.replicate.com',
+      pollMs: REPLICATE_POLL_MS_DEFAULT,
+      timeoutMs: 5,
+    });
+    expect(replicateConnection({ REPLICATE_API_TOKEN: 't', REPLICATE_POLL_MS: 'soon', REPLICATE_TIMEOUT_MS: '-1' }, 5)).toMatchObject({
+      pollMs: REPLICATE_POLL_MS_DEFAULT,
+      timeoutMs: 5,
+    });
+  });
+
+  it('reads "owner/name" and "owner/name:version"', () => {
+    expect(parseModel('acme/i2v')).toEqual({ model: 'acme/i2v', version: undefined });
+    expect(parseModel(' acme/i2v:abc ')).toEqual({ model: 'acme/i2v', version: 'abc' });
+    expect(parseModel(undefined)).toEqual({ model: undefined, version: undefined });
+  });
+
+  it('finds the output URL in any shape, preferred fields first', () => {
+    expect(firstUrl('https://replicate.delivery/a.png')).toBe('https://replicate.delivery/a.png');
+    expect(firstUrl(['no url', { image: 'data:image/png;base64,AA' }])).toBe('data:image/png;base64,AA');
+    expect(firstUrl({ thumbnail: 'https://x/t.jpg', video: 'https://x/v.mp4' }, ['video'])).toBe('https://x/v.mp4');
+    expect(firstUrl({ caption: 'a photo' })).toBeNull();
+  });
+});
+
+describe('replicateRun', () => {
+  it('creates, polls until succeeded and downloads the output without the token', async () => {
+    const from = fake.requests.length;
+    const run = replicateRun(connection());
+    const seen: string[] = [];
+    const prediction = await run.predict({ model: 'acme/ok' }, { prompt: 'hi' }, (p) => seen.push(String(p.status)));
+    expect(seen).toEqual(['starting', 'processing']);
+    const url = firstUrl(prediction.output, ['video'])!;
+    expect((await run.download(url)).toString()).toBe('the clip');
+    const requests = fake.requests.slice(from);
+    expect(requests[0]).toMatchObject({ method: 'POST', url: '/v1/models/acme/ok/predictions', auth: 'Bearer test-token', body: { input: { prompt: 'hi' } } });
+    expect(requests.at(-1)).toMatchObject({ url: '/files/clip.bin', auth: undefined });
+  });
+
+  it('uses the version route when a version is given', async () => {
+    const from = fake.requests.length;
+    const error = await replicateRun(connection()).predict({ model: 'acme/x', version: 'v9' }, {}).catch((e: unknown) => e);
+    expect(fake.requests[from]).toMatchObject({ url: '/v1/predictions', body: { version: 'v9', input: {} } });
+    expect(error).toMatchObject({ kind: 'http', status: 404, detail: 'Model not found' });
+  });
+
+  it('refuses an output on a host the API does not use, and never fetches it', async () => {
+    const error = await replicateRun(connection()).download('https://evil.example/x.mp4').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReplicateError);
+    expect((error as ReplicateError).kind).toBe('output-host');
+  });
+
+  it.each([
+    ['a prediction that keeps processing (and cancels it)', 'slow', true],
+    ['a service that never answers', 'hang', false],
+  ])('gives up at the timeout on %s', async (_, name, cancels) => {
+    const [started, canceled] = [Date.now(), fake.canceled.length];
+    const error = await replicateRun(connection({ REPLICATE_TIMEOUT_MS: '200' })).predict({ model: `acme/${name}` }, {}).catch((e: unknown) => e);
+    expect((error as ReplicateError).kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(fake.canceled.slice(canceled).some((id) => id.startsWith(`${name}-`))).toBe(cancels);
+  });
+
+  it('throws the caller’s own abort reason, at once, and cancels the prediction', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const [started, canceled] = [Date.now(), fake.canceled.length];
+    const run = replicateRun(connection({ REPLICATE_POLL_MS: '5000' }), controller.signal);
+    const error = await run.predict({ model: 'acme/slow' }, {}).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ReplicateError);
+    expect((error as Error).name).toBe('AbortError');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(fake.canceled.slice(canceled).some((id) => id.startsWith('slow-'))).toBe(true);
+  });
+});
