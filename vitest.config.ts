@@ -21,6 +21,8 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
+          // Server code reached in-process finds the local disk storage adapter, as under `npm start`.
+          setupFiles: ['scripts/embedded/local-storage.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -30,6 +32,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['scripts/embedded/local-storage.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,

@@ -2,18 +2,23 @@
  * `npm run bench`: the engines' speed, memory and quality as one JSON document on stdout.
  * Image: restore+colorize at 1/4/12 MP and quality on ../shared/fixtures/photos (reported as skipped when
  * the fixtures are absent). Video: time to a finished 5-s 720p video and peak memory. Server: the local
- * server's request overhead (function calls after the first, one 1 MP restore through the API).
+ * server's request overhead (function calls after the first, one 1 MP restore through the API). Deploy: each
+ * Netlify function's zipped and unzipped bundle size against Netlify's limits (`npm run bench:deploy`).
  * `--quick` runs fewer sizes and repetitions; `--only=cat,parrot` scores just those fixtures.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { benchImage, onlyFlag } from '../bench/image';
 import { benchVideo } from '../bench/video';
 import { benchLocalServer } from '../bench/local-server';
+import { benchDeploy } from '../bench/deploy';
 
 const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => a === 'image' || a === 'video' || a === 'server');
+const only = process.argv.find((a) => a === 'image' || a === 'video' || a === 'server' || a === 'deploy');
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
 if (!only || only === 'video') report.video = await benchVideo(quick ? 2 : 5);
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
+if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 console.log(JSON.stringify(report, null, 2));

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createLocalStorage } from './local';
+import { providedLocalStorage } from './local-provider';
 import { createSupabaseStorage } from './supabase';
 import type { Storage } from './types';
 
@@ -9,13 +9,21 @@ export { assertStoragePath, contentTypeFor } from './paths';
 
 let cached: { key: string; storage: Storage } | null = null;
 
+export class StorageNotConfiguredError extends Error {
+  constructor() {
+    super('File storage not configured: set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY (see .env.example)');
+    this.name = 'StorageNotConfiguredError';
+  }
+}
+
 export function storageKind(): Storage['kind'] {
   return process.env.SUPABASE_URL?.trim() && process.env.SUPABASE_SERVICE_ROLE_KEY?.trim() ? 'supabase' : 'local';
 }
 
 /**
  * Supabase Storage when SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are set, otherwise local disk under
- * STORAGE_DIR (default `.data/storage`). Chosen at call time, never at import.
+ * STORAGE_DIR (default `.data/storage`) where the embedded setup provides it. Chosen at call time, never at
+ * import.
  */
 export function getStorage(): Storage {
   const kind = storageKind();
@@ -24,13 +32,18 @@ export function getStorage(): Storage {
       ? `supabase:${process.env.SUPABASE_URL}:${process.env.SUPABASE_SERVICE_ROLE_KEY}`
       : `local:${localStorageDir()}`;
   if (cached?.key === key) return cached.storage;
-  const storage =
-    kind === 'supabase'
-      ? createSupabaseStorage({
-          url: process.env.SUPABASE_URL!.trim(),
-          serviceRoleKey: process.env.SUPABASE_SERVICE_ROLE_KEY!.trim(),
-        })
-      : createLocalStorage(localStorageDir());
+  const createLocal = providedLocalStorage();
+  let storage: Storage;
+  if (kind === 'supabase') {
+    storage = createSupabaseStorage({
+      url: process.env.SUPABASE_URL!.trim(),
+      serviceRoleKey: process.env.SUPABASE_SERVICE_ROLE_KEY!.trim(),
+    });
+  } else if (createLocal) {
+    storage = createLocal(localStorageDir());
+  } else {
+    throw new StorageNotConfiguredError();
+  }
   cached = { key, storage };
   return storage;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { LocalFunction } from './catalog';
 
@@ -12,6 +13,8 @@ import type { LocalFunction } from './catalog';
  */
 // Same prelude as Netlify's ESM bundles: CommonJS-style `require` for packages that still use it.
 const BANNER = 'import {createRequire as ___nfyCreateRequire} from "module";\nlet require=___nfyCreateRequire(import.meta.url);';
+// What only the embedded setup runs (the local disk storage adapter), evaluated before each function's code.
+const EMBEDDED_ADAPTERS = fileURLToPath(new URL('../../embedded/local-storage.ts', import.meta.url));
 
 function buildOptions(functions: readonly LocalFunction[], outDir: string): esbuild.BuildOptions {
   return {
@@ -25,6 +28,7 @@ function buildOptions(functions: readonly LocalFunction[], outDir: string): esbu
     packages: 'external',
     sourcemap: 'linked',
     banner: { js: BANNER },
+    inject: [EMBEDDED_ADAPTERS],
     logLevel: 'warning',
   };
 }

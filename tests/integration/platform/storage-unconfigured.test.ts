@@ -1,0 +1,25 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Server code as a Netlify deploy bundles it: nothing has provided the local disk adapter (only the embedded
+// setup does), so without Supabase settings storage refuses with the setting to add, and writes nowhere.
+describe('storage without Supabase settings and without the embedded setup', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('names the missing settings instead of falling back to the disk', async () => {
+    vi.resetModules(); // a module instance the test setup has not provided the local adapter to
+    const { getStorage, storageKind, StorageNotConfiguredError } = await import('../../../netlify/lib/storage');
+    vi.stubEnv('SUPABASE_URL', '');
+    vi.stubEnv('SUPABASE_SERVICE_ROLE_KEY', '');
+    expect(storageKind()).toBe('local');
+    expect(() => getStorage()).toThrow(StorageNotConfiguredError);
+    expect(() => getStorage()).toThrow(/SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY/);
+  });
+
+  it('uses Supabase Storage when it is configured', async () => {
+    vi.resetModules();
+    const { getStorage } = await import('../../../netlify/lib/storage');
+    vi.stubEnv('SUPABASE_URL', 'http://127.0.0.1:9');
+    vi.stubEnv('SUPABASE_SERVICE_ROLE_KEY', 'service-role-key');
+    expect(getStorage().kind).toBe('supabase');
+  });
+});
