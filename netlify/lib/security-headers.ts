@@ -144,7 +144,11 @@ export function headersFile(): string {
 
 const sha256 = (text: string) => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}` as const;
 
-/** Inline scripts Astro does not process (`is:inline`), so it cannot hash them itself. */
+/**
+ * Inline scripts Astro does not process (`is:inline`), so it cannot hash them itself. The theme script sits
+ * in <head> before Astro's <meta> (it must run before first paint); the build test checks that nothing but it
+ * and JSON-LD data comes before the policy.
+ */
 export const INLINE_SCRIPT_HASHES = [sha256(THEME_INIT_SCRIPT)];
 
 /**

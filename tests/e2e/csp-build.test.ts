@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,12 +11,24 @@ import { STATIC_HEADERS, pagePolicies, type Policy } from '../../netlify/lib/sec
 // configuration) and one built with Supabase and embeds configured.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
 function builtPages(dir: string): { file: string; policy: Policy }[] {
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
   return files.map((file) => {
-    const policies = pagePolicies(readFileSync(path.join(dir, file), 'utf8'), null);
+    const html = readFileSync(path.join(dir, file), 'utf8');
+    const policies = pagePolicies(html, null);
     expect(policies, `${file} carries one policy`).toHaveLength(1);
-    return { file, policy: policies[0]! };
+    const policy = policies[0]!;
+    // Astro puts the <meta> at the end of <head>: what runs before it is not checked by it, so it must be
+    // data (JSON-LD) or one of our own hashed scripts.
+    const before = html.slice(0, html.search(/<meta http-equiv="content-security-policy"/));
+    for (const [, attrs, body] of before.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+      if (/type="application\/ld\+json"/.test(attrs!)) continue;
+      expect(attrs, `${file}: no external script before the policy`).not.toMatch(/\bsrc=/);
+      expect(policy['script-src'], `${file}: an inline script before the policy is one of ours`).toContain(sha256(body!));
+    }
+    return { file, policy };
   });
 }
 
