@@ -39,13 +39,15 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
 }
 
 /**
- * Waits until the Astro island holding `selector` has hydrated (Astro drops its `ssr` attribute then).
+ * Waits until the Astro island holding `selector` has hydrated and React owns that element.
  * Waiting for any island is not enough: on a loaded machine a file chosen before React attached its
  * handlers is set on the input but never seen by the island.
  */
 export async function hydrated(page: Page, selector: string): Promise<void> {
+  // Astro drops `ssr` when it starts hydrating, but React 19 hydrates in a later task: typing before React owns the
+  // element is lost when it does. React marks each hydrated node with its fiber (a `__reactFiber$…` key).
   await page.waitForFunction((sel) => {
-    const island = document.querySelector(sel)?.closest('astro-island');
-    return !!island && !island.hasAttribute('ssr');
+    const element = document.querySelector(sel), island = element?.closest('astro-island');
+    return !!island && !island.hasAttribute('ssr') && Object.keys(element!).some((key) => key.startsWith('__reactFiber$'));
   }, selector);
 }
