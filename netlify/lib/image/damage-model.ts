@@ -25,20 +25,29 @@ export const squash = (v: number) => Math.sign(v) * Math.log1p(Math.abs(v));
 
 export const DAMAGE_MODELS = model as unknown as DamageModels;
 
+/** A network's weights as typed arrays, made once: the pixel network runs on every candidate of a photo. */
+const packed = new WeakMap<Network, { mean: Float64Array; scale: Float64Array; W1: Float64Array; b1: Float64Array; W2: Float64Array }>();
+function pack(net: Network) {
+  let p = packed.get(net);
+  if (!p) packed.set(net, (p = { mean: Float64Array.from(net.mean), scale: Float64Array.from(net.scale), W1: Float64Array.from(net.W1), b1: Float64Array.from(net.b1), W2: Float64Array.from(net.W2) }));
+  return p;
+}
+
 /** The network's probability for each row of `values` (its feature count per row). */
 export function predict(net: Network, values: Float32Array, names: readonly string[]): Float32Array {
   if (net.features.join() !== names.join()) throw new Error('The damage model was trained on other features: run scripts/train-damage-detector.ts');
   const F = names.length, H = net.hidden, count = values.length / F;
+  const { mean, scale, W1, b1, W2 } = pack(net);
   const out = new Float32Array(count), z = new Float64Array(F);
   for (let c = 0; c < count; c++) {
     const o = c * F;
-    for (let k = 0; k < F; k++) z[k] = (squash(values[o + k]!) - net.mean[k]!) / net.scale[k]!;
+    for (let k = 0; k < F; k++) z[k] = (squash(values[o + k]!) - mean[k]!) / scale[k]!;
     let s = net.b2;
     for (let j = 0; j < H; j++) {
-      let a = net.b1[j]!;
+      let a = b1[j]!;
       const r = j * F;
-      for (let k = 0; k < F; k++) a += net.W1[r + k]! * z[k]!;
-      s += net.W2[j]! * Math.tanh(a);
+      for (let k = 0; k < F; k++) a += W1[r + k]! * z[k]!;
+      s += W2[j]! * Math.tanh(a);
     }
     out[c] = 1 / (1 + Math.exp(-s));
   }

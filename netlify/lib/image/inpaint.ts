@@ -248,19 +248,27 @@ function exemplarRegion(L: Float32Array, W: number, label: Int32Array, id: numbe
   const bestD = new Float64Array(K), bestV = new Float64Array(K);
   const offsets: number[] = [];
   for (let dy = -half; dy <= half; dy++) for (let dx = -half; dx <= half; dx++) offsets.push(dy * bw + dx);
+  const neighbours = [-1, 1, -bw, bw, -bw - 1, -bw + 1, bw - 1, bw + 1];
+  // The known pixels of the patch being filled, and their values: the same for every candidate compared.
+  const knownOffsets = new Int32Array(offsets.length), knownValues = new Float64Array(offsets.length);
   while (ring.length) {
     const next: number[] = [];
     for (const i of ring) {
       const x = i % bw, y = (i - x) / bw;
       bestD.fill(Infinity);
       const inner = x >= half && y >= half && x < bw - half && y < bh - half;
+      let count = 0;
+      if (inner) for (const o of offsets) if (known[i + o]) { knownOffsets[count] = o; knownValues[count++] = I[i + o]!; }
       for (let cy = Math.max(half, y - win); cy <= Math.min(bh - 1 - half, y + win); cy++) {
         for (let cx = Math.max(half, x - win); cx <= Math.min(bw - 1 - half, x + win); cx++) {
           const c = cy * bw + cx;
           if (!usable[c]) continue;
           let s = 0, m = 0;
           if (inner) {
-            for (const o of offsets) if (known[i + o]) { const e = I[i + o] - I[c + o]; s += e * e; m++; }
+            // Stops as soon as the candidate cannot be among the K best (the same choice, sooner).
+            const limit = bestD[K - 1]! * count;
+            for (let q = 0; q < count && s < limit; q++) { const e = knownValues[q]! - I[c + knownOffsets[q]!]!; s += e * e; }
+            m = count;
           } else {
             for (let dy = -half; dy <= half; dy++) for (let dx = -half; dx <= half; dx++) {
               const xx = x + dx, yy = y + dy;
@@ -282,7 +290,7 @@ function exemplarRegion(L: Float32Array, W: number, label: Int32Array, id: numbe
         for (let k = 0; k < K && bestD[k] < Infinity; k++) { const w = Math.exp(-bestD[k] / h2); sw += w; sv += w * bestV[k]; }
         I[i] = sv / sw;
       }
-      for (const o of [-1, 1, -bw, bw, -bw - 1, -bw + 1, bw - 1, bw + 1]) {
+      for (const o of neighbours) {
         const j = i + o;
         if (j >= 0 && j < n && mine[j] && !queued[j] && Math.abs((j % bw) - x) <= 1) { queued[j] = 1; next.push(j); }
       }
