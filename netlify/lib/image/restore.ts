@@ -163,8 +163,12 @@ export async function restoreLuminance(
     if (full) {
       for (let i = 0; i < N; i++) { const q = A[i] * out[i] + B[i]; out[i] = q + keep * (out[i] - q); }
     } else {
-      const Au = upsample(A, w, h, W, H), Bu = upsample(B, w, h, W, H);
-      for (let i = 0; i < N; i++) { const q = Au[i] * out[i] + Bu[i]; out[i] = q + keep * (out[i] - q); }
+      // Coefficients brought to full resolution a row at a time: two full-size planes would be 8 bytes a pixel.
+      const row = bilinearRows(w, h, W, H), Ar = new Float32Array(W), Br = new Float32Array(W);
+      for (let Y = 0, o = 0; Y < H; Y++, o += W) {
+        row(A, Y, Ar); row(B, Y, Br);
+        for (let X = 0; X < W; X++) { const q = Ar[X] * out[o + X] + Br[X]; out[o + X] = q + keep * (out[o + X] - q); }
+      }
     }
   }
   lap('denoise');
@@ -178,13 +182,14 @@ export async function restoreLuminance(
   // 4. Local contrast: add back a share of the detail above an edge-aware base layer.
   const baseR = Math.max(4, Math.round(Math.min(w, h) / 40));
   const base = opts.localContrast > 0 ? guidedCoefficients(Lc, Lc, w, h, baseR, 60) : null;
-  const Au = base ? upsample(base.A, w, h, W, H) : null, Bu = base ? upsample(base.B, w, h, W, H) : null;
   const alpha = opts.localContrast;
-  for (let i = 0; i < N; i++) {
-    let v = out[i];
-    if (Au && Bu) { const b = Au[i] * v + Bu[i]; v = b + (1 + alpha) * (v - b); }
-    out[i] = curve(v);
-  }
+  if (base) {
+    const row = bilinearRows(w, h, W, H), Ar = new Float32Array(W), Br = new Float32Array(W);
+    for (let Y = 0, o = 0; Y < H; Y++, o += W) {
+      row(base.A, Y, Ar); row(base.B, Y, Br);
+      for (let X = 0; X < W; X++) { const v = out[o + X], b = Ar[X] * v + Br[X]; out[o + X] = curve(b + (1 + alpha) * (v - b)); }
+    }
+  } else for (let i = 0; i < N; i++) out[i] = curve(out[i]);
   // Lens fall-off: old lenses darken the corners; brighten them by the prior 1 / (1 − k·r²)
   // (r = 1 at the corners). Estimating k per photo proved unreliable (content looks like
   // vignetting), so this is a fixed, mild correction; 0 turns it off.
