@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dbErrorAnswer } from './db/errors';
 import { readCapped } from './read-capped';
 import { SigningNotConfiguredError } from './signing';
+import { StorageNotConfiguredError } from './storage/errors';
 import { API_HEADERS } from './security-headers';
 import { MSG } from '../../src/lib/messages';
 
@@ -88,7 +89,7 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof z.ZodError) return errorJson(400, zodMessage(error));
   const db = dbErrorAnswer(error);
   if (db) return errorJson(db.status, db.message);
-  if (error instanceof SigningNotConfiguredError) return errorJson(503, error.message);
+  if (error instanceof SigningNotConfiguredError || error instanceof StorageNotConfiguredError) return errorJson(503, error.message);
   console.error('[api] unexpected error:', error);
   return errorJson(500, MSG.serverError);
 }

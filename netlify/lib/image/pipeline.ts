@@ -40,8 +40,8 @@ export type RestoreOpts = {
   /** Also return the original as a display JPEG of at most this side (the tool shows it beside the result). */
   originalViewSide?: number;
   /**
-   * Diagnostics (benchmark): the damage to remove, when it is known (0/1 at the photo's size, up to the working
-   * size), instead of the automatic detection: measures the filling apart from the detection.
+   * Diagnostics (benchmark): the damage to remove, when it is known, instead of the automatic detection: 0/1 at
+   * the photo's size, for photos within the model's working size. Measures the filling apart from the detection.
    */
   knownDamage?: Uint8Array;
   /** Diagnostics (benchmark): receives the mask of the damage the restoration removed. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { StorageNotConfiguredError } from './errors';
 import { providedLocalStorage } from './local-provider';
 import { createSupabaseStorage } from './supabase';
 import type { Storage } from './types';
@@ -9,12 +10,7 @@ export { assertStoragePath, contentTypeFor } from './paths';
 
 let cached: { key: string; storage: Storage } | null = null;
 
-export class StorageNotConfiguredError extends Error {
-  constructor() {
-    super('File storage not configured: set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY (see .env.example)');
-    this.name = 'StorageNotConfiguredError';
-  }
-}
+export { StorageNotConfiguredError };
 
 export function storageKind(): Storage['kind'] {
   return process.env.SUPABASE_URL?.trim() && process.env.SUPABASE_SERVICE_ROLE_KEY?.trim() ? 'supabase' : 'local';

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { errorResponse } from '../../../netlify/lib/http';
+import { StorageNotConfiguredError } from '../../../netlify/lib/storage/errors';
 
 // Server code as a Netlify deploy bundles it: nothing has provided the local disk adapter (only the embedded
 // setup does), so without Supabase settings storage refuses with the setting to add, and writes nowhere.
@@ -13,6 +15,12 @@ describe('storage without Supabase settings and without the embedded setup', () 
     expect(storageKind()).toBe('local');
     expect(() => getStorage()).toThrow(StorageNotConfiguredError);
     expect(() => getStorage()).toThrow(/SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY/);
+  });
+
+  it('answers a request that needs files with 503 and the settings to add, not a bare server error', async () => {
+    const res = errorResponse(new StorageNotConfiguredError());
+    expect(res.status).toBe(503);
+    await expect(res.json()).resolves.toEqual({ success: false, error: 'File storage not configured: set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY (see .env.example)' });
   });
 
   it('uses Supabase Storage when it is configured', async () => {
