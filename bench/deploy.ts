@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleForDeploy, NETLIFY_FUNCTION_LIMITS, withinLimits, type DeployBundle } from '../scripts/lib/functions/deploy';
+import { bundleForDeploy, FUNCTION_BUDGET, NETLIFY_FUNCTION_LIMITS, withinBudget, withinLimits, type DeployBundle } from '../scripts/lib/functions/deploy';
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => Math.round((bytes / MB) * 100) / 100;
@@ -30,6 +30,7 @@ function row(bundle: DeployBundle) {
     files: bundle.files.length,
     largest: [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([what, bytes]) => ({ what, unzippedMB: mb(bytes) })),
     withinLimits: withinLimits(bundle),
+    withinBudget: withinBudget(bundle),
   };
 }
 
@@ -47,11 +48,13 @@ export async function benchDeploy(root: string, names?: string[]) {
         unzippedMB: mb(NETLIFY_FUNCTION_LIMITS.unzippedBytes),
         sources: ['https://github.com/netlify/build/issues/3554', 'https://docs.aws.amazon.com/lambda/latest/api/API_AccountLimit.html'],
       },
+      budget: { zippedMB: mb(FUNCTION_BUDGET.zippedBytes), unzippedMB: mb(FUNCTION_BUDGET.unzippedBytes) },
       seconds,
       functions: rows,
       largestZippedMB: Math.max(...rows.map((r) => r.zippedMB)),
       largestUnzippedMB: Math.max(...rows.map((r) => r.unzippedMB)),
       allWithinLimits: rows.every((r) => r.withinLimits),
+      allWithinBudget: rows.every((r) => r.withinBudget),
     };
   } finally {
     await rm(outDir, { recursive: true, force: true });

@@ -1,20 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForDeploy, type DeployBundle } from '../../../scripts/lib/functions/deploy';
+import { bundleForDeploy, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/lib/functions/deploy';
 
-// Two functions zipped exactly as a Netlify deploy zips them (Netlify's bundler, netlify.toml's settings):
+// Every function zipped exactly as a Netlify deploy zips them (Netlify's bundler, netlify.toml's settings),
+// by the Node this test runs on: the `node` dev dependency's binary, as on a fresh install. What ships must
+// be production code only, and fit the budget. Sizes are deterministic, so this is a gate, not a timing.
 // `health` imports the widest server graph (database, storage, image and video engines, chat, payments),
-// `process-image` the colorizers. What ships must be production code only. Sizes: `npm run bench:deploy`.
+// `process-image` the colorizers. Per-function sizes and their largest parts: `npm run bench:deploy`.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let outDir: string;
 let bundles: Map<string, DeployBundle>;
+const functionNames = (await readdir(path.join(root, 'netlify/functions')))
+  .filter((f) => f.endsWith('.mts'))
+  .map((f) => f.slice(0, -'.mts'.length));
 
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'lumora-deploy-test-'));
-  bundles = new Map((await bundleForDeploy(root, outDir, ['health', 'process-image'])).map((b) => [b.name, b]));
+  bundles = new Map((await bundleForDeploy(root, outDir, functionNames)).map((b) => [b.name, b]));
 });
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
@@ -43,6 +48,29 @@ describe('function bundles for a Netlify deploy', () => {
     for (const [what, pattern] of NOT_FOR_PRODUCTION) {
       expect(paths.filter((p) => pattern.test(p)), what).toEqual([]);
     }
+  });
+
+  it.each(functionNames)('%s fits the budget (40 MB zipped, 200 MB unzipped)', (name) => {
+    const { zippedBytes, unzippedBytes, files } = bundles.get(name)!;
+    const MB = 1024 * 1024;
+    const largest = files.toSorted((a, b) => b.bytes - a.bytes).slice(0, 3).map((f) => `${f.path} ${(f.bytes / MB).toFixed(1)} MB`);
+    expect(zippedBytes / MB, `zipped; largest files: ${largest.join(', ')}`).toBeLessThanOrEqual(FUNCTION_BUDGET.zippedBytes / MB);
+    expect(unzippedBytes / MB, `unzipped; largest files: ${largest.join(', ')}`).toBeLessThanOrEqual(FUNCTION_BUDGET.unzippedBytes / MB);
+  });
+
+  it('never ships the Node binary the bundler itself runs on', () => {
+    // Netlify's tracer follows sharp's libc probe (detect-libc reads /proc/self/exe) to whatever Node runs
+    // the bundler: under npm scripts that is node_modules/node/bin/node, 125 MB. netlify.toml excludes it.
+    for (const [name, bundle] of bundles) {
+      expect(bundle.files.filter((f) => f.path.startsWith('node_modules/node/')), name).toEqual([]);
+    }
+  });
+
+  it('ships ffmpeg only to the functions that run it', () => {
+    const withFfmpeg = [...bundles.values()]
+      .filter((b) => b.files.some((f) => f.path.startsWith('node_modules/@ffmpeg-installer/')))
+      .map((b) => b.name);
+    expect(withFfmpeg.sort()).toEqual(['health', 'process-video', 'process-video-background']);
   });
 
   it('ships the files read at run time only to the functions that read them', () => {
