@@ -8,13 +8,18 @@ import sitemap from '@astrojs/sitemap';
 import netlify from '@astrojs/netlify';
 import tailwindcss from '@tailwindcss/vite';
 import { astroCsp, headersFile, policyInputs } from './netlify/lib/security-headers.ts';
+import { writeDeployRecord } from './netlify/lib/deploy.ts';
+import { buildDeploy, canonicalSiteUrl } from './src/lib/deploy-context.ts';
 
 // The variables the pages are built with: the environment over .env, as the pages' import.meta.env sees them.
 const env = { ...loadEnv(process.env.NODE_ENV === 'development' ? 'development' : 'production', process.cwd(), ''), ...process.env };
+// Netlify's deploy context (CONTEXT, HEAD/BRANCH): previews and branch deploys are built noindex.
+const deploy = buildDeploy(env);
 
 // Every page is prerendered to static HTML; server code lives in netlify/functions/.
 export default defineConfig({
-  site: env.PUBLIC_SITE_URL || 'https://lumora-ai.example.com',
+  // Canonical, Open Graph, sitemap and RSS URLs: PUBLIC_SITE_URL, else the URL Netlify gives every build.
+  site: canonicalSiteUrl(env),
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
@@ -31,7 +36,12 @@ export default defineConfig({
     {
       // The headers a <meta> cannot carry, for Netlify and for `npm start` alike (both read dist/_headers).
       name: 'lumora:security-headers',
-      hooks: { 'astro:build:done': ({ dir }) => writeFile(new URL('_headers', dir), headersFile()) },
+      hooks: { 'astro:build:done': ({ dir }) => writeFile(new URL('_headers', dir), headersFile({ noindex: deploy.noindex })) },
+    },
+    {
+      // On Netlify, the deploy's addresses for the functions, which get only URL at run time (netlify/lib/deploy.ts).
+      name: 'lumora:deploy-record',
+      hooks: { 'astro:build:done': () => writeDeployRecord(process.cwd(), env) },
     },
   ],
   vite: { plugins: [tailwindcss()] },

@@ -2,8 +2,9 @@ import type { Config } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
 import { demoCheckout } from '../lib/orders/checkout';
 import { checkoutRequestSchema } from '../../src/lib/orders-schema';
-import { errorJson, json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
+import { errorJson, HttpError, json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
 import { readPaymentsConfig } from '../lib/payments/config';
+import { deployOrigin } from '../lib/deploy';
 import { stripeCheckout } from '../lib/payments/checkout';
 
 // POST /api/checkout { items: [{ transformationId } | { packageId }], idempotencyKey, email? } — prices come
@@ -16,9 +17,9 @@ export default withErrors(async (req: Request) => {
   const payments = readPaymentsConfig();
   if (payments.mode === 'misconfigured') {
     console.error(`[payments] checkout refused: ${payments.problem}`);
-    return errorJson(503, MSG.paymentsUnavailable);
+    return errorJson(503, payments.liveKeyOutsideProduction ? MSG.paymentsLiveOnPreview : MSG.paymentsUnavailable);
   }
-  const result = payments.mode === 'stripe' ? await stripeCheckout(input, payments.stripe, new URL(req.url).origin) : await demoCheckout(input);
+  const result = payments.mode === 'stripe' ? await stripeCheckout(input, payments.stripe, stripeReturnOrigin()) : await demoCheckout(input);
   return json({
     success: true,
     paymentId: result.paymentId,
@@ -31,5 +32,12 @@ export default withErrors(async (req: Request) => {
     ...('checkoutUrl' in result && { checkoutUrl: result.checkoutUrl }),
   });
 });
+
+/** Stripe sends the buyer back to the deploy that opened the session, never to an address a request named. */
+function stripeReturnOrigin(): string {
+  const origin = deployOrigin();
+  if (!origin) throw new HttpError(503, MSG.paymentsUnavailable);
+  return origin;
+}
 
 export const config: Config = { path: '/api/checkout' };

@@ -1,7 +1,7 @@
 import { query } from './db';
 import { storageKind } from './storage';
 import { pagePolicies, policyInputs, storageDirectivesMissing } from './security-headers';
-import { deployOrigin } from './site-origin';
+import { deployOrigin } from './deploy';
 
 export interface PlatformHealth {
   database: 'embedded-pglite' | 'postgres' | 'unconfigured';

@@ -4,7 +4,9 @@ import { readCapped } from './read-capped';
 import { SigningNotConfiguredError } from './signing';
 import { StorageNotConfiguredError } from './storage/errors';
 import { API_HEADERS } from './security-headers';
+import { isPreviewDeploy, rememberPlatformContext } from './deploy';
 import { MSG } from '../../src/lib/messages';
+import { NOINDEX_HEADER } from '../../src/lib/deploy-context';
 
 /**
  * Shared pieces of every handler: JSON answers in the `{ success: false, error }` shape, body reading
@@ -96,11 +98,13 @@ export function errorResponse(error: unknown): Response {
 
 /**
  * The security headers on a function's answer (Netlify's static headers never reach functions). A header
- * the function set itself stays, except the policy, which is always the API's.
+ * the function set itself stays, except the policy, which is always the API's. On a preview or branch
+ * deploy every answer also says noindex, as its static files do (dist/_headers).
  */
 export function withSecurityHeaders(response: Response): Response {
   const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(API_HEADERS)) {
+  const required = isPreviewDeploy() ? { ...API_HEADERS, ...NOINDEX_HEADER } : API_HEADERS;
+  for (const [name, value] of Object.entries(required)) {
     if (name === 'Content-Security-Policy' || !headers.has(name)) headers.set(name, value);
   }
   // A new Response rather than editing in place: a fetched or redirect answer has immutable headers.
@@ -109,9 +113,13 @@ export function withSecurityHeaders(response: Response): Response {
 
 type Handler<C> = (req: Request, context: C) => Promise<Response>;
 
-/** Every function's default export goes through this: thrown errors become answers, every answer gets the security headers. */
+/**
+ * Every function's default export goes through this: thrown errors become answers, every answer gets the
+ * security headers. Netlify's `context` tells which deploy this is (production, preview …).
+ */
 export function withErrors<C = unknown>(handler: Handler<C>): (req: Request, context?: C) => Promise<Response> {
   return async (req, context) => {
+    rememberPlatformContext(context);
     let response: Response;
     try {
       response = await handler(req, context as C);

@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AstroUserConfig } from 'astro';
 import { THEME_INIT_SCRIPT } from '../../src/lib/theme';
+import { NOINDEX_HEADER } from '../../src/lib/deploy-context';
 
 type Env = Record<string, string | undefined>;
 export type Policy = Record<string, string[]>;
@@ -136,9 +137,13 @@ export const API_HEADERS: Record<string, string> = {
   'Content-Security-Policy': serializePolicy(API_POLICY),
 };
 
-/** `dist/_headers`: read by Netlify in production and by its emulator under `npm start`. */
-export function headersFile(): string {
-  const lines = Object.entries(STATIC_HEADERS).map(([name, value]) => `  ${name}: ${value}`);
+/**
+ * `dist/_headers`: read by Netlify in production and by its emulator under `npm start`. A preview or branch
+ * deploy's files (pages, images, feeds) all carry noindex.
+ */
+export function headersFile({ noindex = false }: { noindex?: boolean } = {}): string {
+  const headers = noindex ? { ...STATIC_HEADERS, ...NOINDEX_HEADER } : STATIC_HEADERS;
+  const lines = Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`);
   return ['# Generated at build time by netlify/lib/security-headers.ts; edit that module, not this file.', '/*', ...lines, ''].join('\n');
 }
 

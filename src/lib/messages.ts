@@ -20,6 +20,8 @@ export const MSG = {
   checkoutRedirecting: 'Redirecting you to our secure payment page…',
   checkoutNotPending: 'This checkout has already been paid or has expired. Please refresh the page and try again.',
   paymentsUnavailable: 'Payments are unavailable right now. Please try again later or contact us.',
+  paymentsLiveOnPreview:
+    'Real payments are switched off on this preview of the site. Use Stripe test keys or the demonstration checkout here; /api/health says what to change.',
   paymentProviderError: 'Our payment provider could not be reached. Please try again in a moment.',
   paymentConfirming: 'Payment received. We are confirming it with the payment provider…',
   invalidEmail: 'Please enter a valid email address',

@@ -1,3 +1,5 @@
+import { EXAMPLE_SITE_URL } from './deploy-context';
+
 /**
  * One typed site configuration. Values here are clearly fictional examples (example.com, 555 numbers);
  * a business owner edits this file, or sets the PUBLIC_* variables listed in .env.example for the
@@ -16,7 +18,8 @@ const fromEnv = (name: string, fallback = ''): string => (env[name] ?? '').trim(
 
 export const site = {
   brand: 'Lumora AI',
-  url: fromEnv('PUBLIC_SITE_URL', 'https://lumora-ai.example.com'),
+  // Astro's SITE is astro.config.mjs's `site` (PUBLIC_SITE_URL, else Netlify's URL); code outside Astro sees PUBLIC_SITE_URL.
+  url: fromEnv('SITE', fromEnv('PUBLIC_SITE_URL', EXAMPLE_SITE_URL)),
   description:
     'AI consulting, video production, automation, AI agents and photo restoration for businesses and families.',
   email: 'hello@lumora-ai.example.com',

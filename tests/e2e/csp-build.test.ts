@@ -4,11 +4,14 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATIC_HEADERS, pagePolicies, type Policy } from '../../netlify/lib/security-headers';
 
+const NOINDEX_META = '<meta name="robots" content="noindex">';
+
 // The policy as the build writes it, over every built page: the one the e2e server serves (dist/, default
-// configuration) and one built with Supabase and embeds configured.
+// configuration) and one built as a Netlify Deploy Preview with Supabase and embeds configured (which also
+// shows what a preview build adds: noindex everywhere and the "Preview" label).
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -52,21 +55,32 @@ describe('the policy of the built pages', () => {
     }
     const headers = readFileSync(path.join(root, 'dist/_headers'), 'utf8');
     for (const [name, value] of Object.entries(STATIC_HEADERS)) expect(headers).toContain(`  ${name}: ${value}\n`);
+    // Not a preview: no site-wide noindex, no label.
+    expect(headers).not.toContain('X-Robots-Tag');
+    const home = readFileSync(path.join(root, 'dist/index.html'), 'utf8');
+    expect(home).not.toContain(NOINDEX_META);
+    expect(home).not.toContain('data-preview-label');
   });
 
-  describe('built with Supabase and embeds configured', () => {
+  describe('built as a Deploy Preview with Supabase and embeds configured', () => {
     const outDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-csp-build-'));
     afterAll(() => rmSync(outDir, { recursive: true, force: true }));
     const env = {
       ...process.env,
+      CONTEXT: 'deploy-preview',
+      HEAD: 'content/new-hero',
+      URL: 'https://lumora.netlify.app',
       SUPABASE_URL: 'https://abcdefgh.supabase.co',
       PUBLIC_BOOKING_CALENDAR_URL: 'https://calendar.example.net/book/lumora',
       PUBLIC_ASK_AI_ASSISTANT_URL: 'https://assistant.example.org/embed',
     };
 
-    it('every page allows exactly those origins where they are needed', () => {
+    beforeAll(() => {
       const build = spawnSync('npx', ['astro', 'build', '--outDir', outDir], { cwd: root, env, encoding: 'utf8' });
       expect(build.status, build.stderr || build.stdout).toBe(0);
+    }, 300_000);
+
+    it('every page allows exactly those origins where they are needed', () => {
       const pages = builtPages(outDir);
       expectStrictScripts(pages);
       for (const { file, policy } of pages) {
@@ -76,6 +90,18 @@ describe('the policy of the built pages', () => {
       }
       // The contact page really frames the calendar the policy allows.
       expect(readFileSync(path.join(outDir, 'contact.html'), 'utf8')).toMatch(/<iframe[^>]+src="https:\/\/calendar\.example\.net\/book\/lumora"/);
-    }, 300_000);
+    });
+
+    it('is kept out of search engines: noindex on every page and every file, a Preview label naming the branch', () => {
+      for (const file of readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'))) {
+        const html = readFileSync(path.join(outDir, file), 'utf8');
+        expect(html, file).toContain(NOINDEX_META);
+        expect(html, file).toMatch(/<aside aria-label="Preview deploy"[^>]*><strong>Preview<\/strong> of branch <code>content\/new-hero<\/code>/);
+      }
+      expect(readFileSync(path.join(outDir, '_headers'), 'utf8')).toContain('  X-Robots-Tag: noindex\n');
+      // Canonical URLs still name the site's main address (URL), and robots.txt lists no sitemap.
+      expect(readFileSync(path.join(outDir, 'about-us.html'), 'utf8')).toContain('<link rel="canonical" href="https://lumora.netlify.app/about-us">');
+      expect(readFileSync(path.join(outDir, 'robots.txt'), 'utf8')).not.toContain('Sitemap:');
+    });
   });
 });

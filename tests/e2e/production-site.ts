@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import getPort from 'get-port';
 import { closePool } from '../../netlify/lib/db';
 import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
 import { runCommand } from '../support/command';
@@ -13,6 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export interface ProductionSite {
   url: string;
+  /** The built site (its pages, _headers, sitemap). */
+  distDir: string;
   databaseUrl: string;
   storage: FakeSupabaseStorage;
   stop(): Promise<void>;
@@ -24,8 +27,9 @@ export interface ProductionSite {
  * `npm run db:migrate`, SUPABASE_URL / SUPABASE_SERVICE_ROLE_KEY on the Storage stand-in (its own origin), its
  * own APP_SECRET; no embedded database, hosted AI, Stripe or mail server. Like a deploy, the site is built
  * with that environment (the pages' security policy is computed from SUPABASE_URL), into its own folder so
- * the other browser tests keep the default build. The function instances inherit this process's environment,
- * so it is set here before the first request.
+ * the other browser tests keep the default build. It is a Netlify production deploy: CONTEXT=production and
+ * only URL (its own address) set, no PUBLIC_SITE_URL. The function instances inherit this process's
+ * environment, so it is set here before the first request.
  */
 export async function startProductionSite(): Promise<ProductionSite> {
   const temp = mkdtempSync(path.join(os.tmpdir(), 'lumora-production-'));
@@ -55,9 +59,13 @@ export async function startProductionSite(): Promise<ProductionSite> {
     postgres = await startDebianPostgres();
     await migrateWithNpm(postgres.url, root);
     for (const name of Object.keys(process.env)) {
-      if (/^(REPLICATE_|STRIPE_|SMTP_URL$|MAIL_FROM$|PAYMENTS$|EMBEDDED_DATABASE$|VIDEO_ENGINE$|COLORIZER_ONNX_)/.test(name)) delete process.env[name];
+      if (/^(REPLICATE_|STRIPE_|SMTP_URL$|MAIL_FROM$|PAYMENTS$|EMBEDDED_DATABASE$|VIDEO_ENGINE$|COLORIZER_ONNX_|PUBLIC_SITE_URL$|DEPLOY_PRIME_URL$|HEAD$|BRANCH$)/.test(name)) delete process.env[name];
     }
+    // The address is known before the build, as on Netlify: canonical links and the sitemap are built on it.
+    const port = await getPort({ host: '127.0.0.1' });
     Object.assign(process.env, {
+      CONTEXT: 'production',
+      URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: postgres.url,
       SUPABASE_URL: storage.url,
       SUPABASE_SERVICE_ROLE_KEY: storage.serviceRoleKey,
@@ -66,10 +74,10 @@ export async function startProductionSite(): Promise<ProductionSite> {
       STORAGE_DIR: path.join(temp, 'storage'),
     });
     await runCommand('npx', ['astro', 'build', '--outDir', path.join(siteRoot, 'dist')], { cwd: root });
-    server = await startSiteServer({ root, siteRoot, port: 0, functionsOutDir });
+    server = await startSiteServer({ root, siteRoot, port, functionsOutDir });
   } catch (error) {
     await stop().catch(() => {});
     throw error;
   }
-  return { url: server.url, databaseUrl: postgres.url, storage, stop };
+  return { url: server.url, distDir: path.join(siteRoot, 'dist'), databaseUrl: postgres.url, storage, stop };
 }

@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -82,6 +82,26 @@ const loaded = (page: Page, selector: string) =>
   );
 
 describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Supabase Storage in Chromium ${postgres.note ?? ''}`, () => {
+  it('is indexable, with canonical, sitemap and feed URLs on the URL Netlify gives the build', async () => {
+    const address = site!.url;
+    const home = await fetch(`${address}/`);
+    const html = await home.text();
+    expect(html).toContain(`<link rel="canonical" href="${address}/">`);
+    expect(html).toContain(`<meta property="og:url" content="${address}/">`);
+    expect(html).not.toContain('name="robots"');
+    expect(html).not.toContain('data-preview-label');
+    expect(home.headers.get('x-robots-tag')).toBeNull();
+    expect((await fetch(`${address}/api/health`)).headers.get('x-robots-tag')).toBeNull();
+    expect(await (await fetch(`${address}/robots.txt`)).text()).toContain(`Sitemap: ${address}/sitemap-index.xml`);
+    expect(await readFile(path.join(site!.distDir, 'sitemap-0.xml'), 'utf8')).toContain(`<loc>${address}/about-us</loc>`);
+    expect(await readFile(path.join(site!.distDir, 'rss.xml'), 'utf8')).toContain(`<link>${address}/blog/`);
+    // Only the pages that are never meant for search results say noindex.
+    const noindex = (await readdir(site!.distDir, { recursive: true, encoding: 'utf8' }))
+      .filter((file) => file.endsWith('.html'))
+      .filter((file) => readFileSync(path.join(site!.distDir, file), 'utf8').includes('<meta name="robots" content="noindex">'));
+    expect(noindex.sort()).toEqual(['404.html', 'checkout/cancel.html', 'checkout/success.html']);
+  });
+
   it('uploads through a signed URL, previews from Storage, checks out (demo) and downloads the clean file', async () => {
     const { context, page } = await newPage(browser(), { acceptDownloads: true });
     const problems = watchProblems(page);

@@ -2,7 +2,7 @@ import { formatPrice } from '../../../src/lib/catalog';
 import { site } from '../../../src/lib/site';
 import { query } from '../db';
 import { getOrder, type Order } from '../orders/order';
-import { publicOrigin } from '../site-origin';
+import { deployOrigin } from '../deploy';
 import { deliver, type MailMessage, type MailTarget } from './transport';
 
 /**
@@ -62,7 +62,7 @@ export async function sendOrderConfirmation(paymentId: string, target?: MailTarg
     const order = await getOrder(paymentId);
     let status: 'sent' | 'saved' | 'failed' = 'failed';
     try {
-      const delivery = await deliver(confirmationMessage(order!, claim.email, publicOrigin() ?? new URL(site.url).origin), target);
+      const delivery = await deliver(confirmationMessage(order!, claim.email, deployOrigin() ?? new URL(site.url).origin), target);
       status = delivery.status;
       if (delivery.status === 'saved') console.log(`[mail] order ${paymentId}: no SMTP_URL/MAIL_FROM, confirmation saved to ${delivery.file}`);
       else console.log(`[mail] order ${paymentId}: confirmation sent (${delivery.messageId})`);

@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { currentDeployContext } from '../deploy';
+import type { DeployContext } from '../../../src/lib/deploy-context';
 
 /**
  * Which checkout the site runs: `demo` (default: a recorded demonstration payment, nothing charged) or
  * `stripe` (Stripe Checkout; paid only on the verified webhook). Read from the environment on each
  * request, so a key added in the Netlify UI takes effect without a redeploy. A wrong setting never stops
  * the site: it becomes `misconfigured` with a message naming the variables, shown by /api/health and
- * answered as 503 by the checkout, so nothing is sold for free by mistake.
+ * answered as 503 by the checkout, so nothing is sold for free by mistake. Live keys work on the production
+ * deploy only: a preview or branch deploy shares the site's variables unless the operator scopes them, and
+ * must never charge a card.
  */
 export interface StripeSettings {
   secretKey: string;
@@ -17,7 +21,7 @@ export interface StripeSettings {
 export type PaymentsConfig =
   | { mode: 'demo' }
   | { mode: 'stripe'; stripe: StripeSettings }
-  | { mode: 'misconfigured'; problem: string };
+  | { mode: 'misconfigured'; problem: string; liveKeyOutsideProduction?: true };
 
 // An empty variable (as .env.example leaves them) means unset.
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -36,7 +40,7 @@ export const paymentsEnvSchema = z.object({
 
 type Env = Record<string, string | undefined>;
 
-export function readPaymentsConfig(env: Env = process.env): PaymentsConfig {
+export function readPaymentsConfig(env: Env = process.env, context: DeployContext = currentDeployContext(env)): PaymentsConfig {
   const parsed = paymentsEnvSchema.safeParse(env);
   if (!parsed.success) return { mode: 'misconfigured', problem: parsed.error.issues.map((i) => i.message).join('; ') };
   const { PAYMENTS = 'demo', STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE } = parsed.data;
@@ -46,6 +50,13 @@ export function readPaymentsConfig(env: Env = process.env): PaymentsConfig {
     return {
       mode: 'misconfigured',
       problem: `PAYMENTS=stripe needs ${missing.join(' and ')} (see .env.example); set ${missing.length > 1 ? 'them' : 'it'} or use PAYMENTS=demo`,
+    };
+  }
+  if (context !== 'production' && /^(sk|rk)_live_/.test(STRIPE_SECRET_KEY!)) {
+    return {
+      mode: 'misconfigured',
+      liveKeyOutsideProduction: true,
+      problem: `Live Stripe keys are refused on a ${context} deploy (real cards must only be charged in production): give this context a test key (sk_test_…) and its webhook secret in Netlify's environment variables, or PAYMENTS=demo`,
     };
   }
   return { mode: 'stripe', stripe: { secretKey: STRIPE_SECRET_KEY!, webhookSecret: STRIPE_WEBHOOK_SECRET!, api: apiAddress(STRIPE_API_BASE) } };

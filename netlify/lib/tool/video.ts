@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
-import { deployOrigin } from '../site-origin';
+import { deployOrigin } from '../deploy';
 import { query } from '../db';
 import { getStorage } from '../storage';
 import { sign, verify } from '../signing';

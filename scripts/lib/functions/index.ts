@@ -4,6 +4,7 @@ import path from 'node:path';
 import { listLocalFunctions, matchFunction, type FunctionMatch, type LocalFunction } from './catalog';
 import { bundleFunctions, watchFunctions } from './bundle';
 import { FunctionInstance } from './instance';
+import { deployBranch } from '../../../src/lib/deploy-context';
 
 export type { FunctionMatch, LocalFunction } from './catalog';
 
@@ -98,7 +99,9 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
     headers.set('x-nf-request-id', randomUUID().replaceAll('-', '').slice(0, 26).toUpperCase());
     headers.set('x-nf-site-id', 'unlinked');
     headers.set('x-nf-deploy-id', '0');
-    headers.set('x-nf-deploy-context', 'dev');
+    // Netlify's deploy context and branch; a local run is `dev` unless CONTEXT says otherwise (a preview rehearsal).
+    headers.set('x-nf-deploy-context', process.env.CONTEXT?.trim() || 'dev');
+    headers.set('x-nf-branch', deployBranch(process.env) ?? '');
     headers.set('x-nf-geo', base64Json(LOCAL_GEO));
     // The runtime takes the route pattern from here to fill `context.params`.
     headers.set('x-nf-functions-metadata', base64Json({ invocation_metadata: { function_name: fn.name }, routes: route ? [{ pattern: route.pattern }] : [] }));

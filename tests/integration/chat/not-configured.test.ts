@@ -37,11 +37,11 @@ describe('chat without a key', () => {
 
   it('/api/health gives the operator the hint while chat is off, and drops it once a key is set', async () => {
     withoutKey();
-    const off = await (await healthFunction()).json();
+    const off = await (await healthFunction(new Request('http://localhost/api/health'))).json();
     expect(off.chat).toEqual({ configured: false, hint: CHAT_SETUP_HINT });
 
     process.env.CHAT_API_KEY = TEST_KEY;
-    const on = await (await healthFunction()).json();
+    const on = await (await healthFunction(new Request('http://localhost/api/health'))).json();
     expect(on.chat).toEqual({ configured: true });
     expect(JSON.stringify(on)).not.toContain(TEST_KEY);
   });

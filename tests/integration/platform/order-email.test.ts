@@ -111,6 +111,22 @@ describe('order confirmation e-mail', () => {
     await expectCleanDownloads(linksIn(mail.text!), [image]);
   });
 
+  it('on a Deploy Preview links to the preview itself (DEPLOY_PRIME_URL), never to the production site', async () => {
+    const preview = 'https://deploy-preview-7--lumora.netlify.app';
+    Object.assign(process.env, { CONTEXT: 'deploy-preview', DEPLOY_PRIME_URL: preview });
+    try {
+      const image = await seedCompleted('image');
+      const body = await (await post({ items: [{ transformationId: image.id }], idempotencyKey: newKey(), email: 'eve@example.com' })).json();
+      expect(body.confirmation.status).toBe('sent');
+      const mail = await simpleParser(sink.messages.at(-1)!.raw);
+      expect(linksIn(mail.text!)).toEqual(body.downloads.map((d: { url: string }) => `${preview}${d.url}`));
+      expect(mail.text).not.toContain(SITE);
+    } finally {
+      delete process.env.CONTEXT;
+      delete process.env.DEPLOY_PRIME_URL;
+    }
+  });
+
   it('refuses a malformed address with a clear 400 and writes nothing', async () => {
     const image = await seedCompleted('image');
     const rows = await countRows();

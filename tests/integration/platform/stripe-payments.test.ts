@@ -8,6 +8,7 @@ import stripeWebhook from '../../../netlify/functions/stripe-webhook.mts';
 import { query } from '../../../netlify/lib/db';
 import { stripeClient } from '../../../netlify/lib/payments/stripe';
 import { readPaymentsConfig } from '../../../netlify/lib/payments/config';
+import { resetDeployState } from '../../../netlify/lib/deploy';
 import { downloadToken } from '../../../netlify/lib/orders/tokens';
 import { MSG } from '../../../src/lib/messages';
 import { FakeStripe } from '../../support/fake-stripe';
@@ -17,7 +18,7 @@ import { newKey, seedCompleted } from './helpers/seed';
 // PAYMENTS=stripe end to end at the function level: real Requests, the embedded database, the official
 // stripe library pointed at a local stand-in, and webhooks signed with the library's test-header helper.
 const BASE = 'http://localhost:8888';
-const STRIPE_ENV = ['PAYMENTS', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE'];
+const STRIPE_ENV = ['PAYMENTS', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE', 'DEPLOY_URL'];
 
 let platform: Awaited<ReturnType<typeof startEmbedded>>;
 const stripe = new FakeStripe();
@@ -32,7 +33,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 beforeEach(() => {
-  Object.assign(process.env, stripe.env());
+  // The deploy's own address, as npm start sets it: Stripe's return pages point there.
+  Object.assign(process.env, stripe.env(), { DEPLOY_URL: BASE });
 });
 
 const postCheckout = (body: object) =>
@@ -249,15 +251,15 @@ describe('PAYMENTS=stripe', () => {
 
 describe('payments configuration', () => {
   it('reports the active mode in /api/health', async () => {
-    expect((await (await health()).json()).payments).toEqual({ mode: 'stripe' });
+    expect((await (await health(new Request(`${BASE}/api/health`))).json()).payments).toEqual({ mode: 'stripe' });
     process.env.PAYMENTS = '';
-    expect((await (await health()).json()).payments).toEqual({ mode: 'demo' });
+    expect((await (await health(new Request(`${BASE}/api/health`))).json()).payments).toEqual({ mode: 'demo' });
   });
 
   it('with Stripe selected but no keys: health says what is missing, checkout and webhook answer 503', async () => {
     delete process.env.STRIPE_SECRET_KEY;
     delete process.env.STRIPE_WEBHOOK_SECRET;
-    const { payments } = await (await health()).json();
+    const { payments } = await (await health(new Request(`${BASE}/api/health`))).json();
     expect(payments).toEqual({ mode: 'misconfigured', problem: expect.stringMatching(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/) });
     const item = await seedCompleted('image');
     const before = await state();
@@ -266,6 +268,35 @@ describe('payments configuration', () => {
     expect((await res.json()).error).toBe(MSG.paymentsUnavailable);
     expect((await postWebhook('{}', 't=1,v1=x')).status).toBe(503);
     expect(await state()).toEqual(before);
+  });
+
+  it('on a Deploy Preview, live keys are refused: checkout 503 with a clear message, health says why; test keys work', async () => {
+    const previewContext = { deploy: { context: 'deploy-preview', branch: 'content/new-hero' } };
+    try {
+      process.env.STRIPE_SECRET_KEY = 'sk_live_abc123';
+      const item = await seedCompleted('image');
+      const before = await state();
+      const creates = stripe.creates.length;
+      const res = await checkout(
+        new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ transformationId: item.id }], idempotencyKey: newKey() }) }),
+        previewContext,
+      );
+      expect(res.status).toBe(503);
+      expect((await res.json()).error).toBe(MSG.paymentsLiveOnPreview);
+      // Every answer of a preview is kept out of search engines.
+      expect(res.headers.get('x-robots-tag')).toBe('noindex');
+      expect(await state()).toEqual(before);
+      expect(stripe.creates.length).toBe(creates);
+      const { payments } = await (await health(new Request(`${BASE}/api/health`), previewContext)).json();
+      expect(payments).toEqual({ mode: 'misconfigured', problem: expect.stringMatching(/Live Stripe keys are refused on a deploy-preview deploy/) });
+      // The same deploy with a test key takes the (test) payment.
+      Object.assign(process.env, stripe.env());
+      expect((await postCheckout({ items: [{ transformationId: item.id }], idempotencyKey: newKey() })).status).toBe(200);
+    } finally {
+      resetDeployState();
+    }
+    // Outside a preview, nothing says noindex.
+    expect((await health(new Request(`${BASE}/api/health`))).headers.get('x-robots-tag')).toBeNull();
   });
 
   it('in demo mode the webhook endpoint does not exist', async () => {

@@ -86,6 +86,9 @@ describe('the policy generated from the configuration', () => {
     expect(file).toContain("  Content-Security-Policy: frame-ancestors 'none'");
     expect(file).toContain('  X-Content-Type-Options: nosniff');
     expect(file).toContain('  Strict-Transport-Security: max-age=63072000; includeSubDomains; preload');
+    expect(file).not.toContain('X-Robots-Tag');
+    // A preview's files all carry noindex.
+    expect(headersFile({ noindex: true })).toContain('  X-Robots-Tag: noindex\n');
     expect(parsePolicy(API_HEADERS['Content-Security-Policy']!)).toEqual({
       'default-src': ["'none'"],
       'frame-ancestors': ["'none'"],

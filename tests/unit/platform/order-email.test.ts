@@ -3,7 +3,6 @@ import { maskEmail } from '../../../netlify/lib/mail/mask';
 import { confirmationMessage } from '../../../netlify/lib/mail/order-confirmation';
 import { readMailTarget } from '../../../netlify/lib/mail/transport';
 import { checkoutRequestSchema } from '../../../src/lib/orders-schema';
-import { publicOrigin } from '../../../netlify/lib/site-origin';
 import { confirmationSentence } from '../../../src/lib/checkout-status';
 import { MSG } from '../../../src/lib/messages';
 
@@ -48,13 +47,6 @@ describe('order confirmation', () => {
     expect(mail.text).toContain('Our team will e-mail your finished files.');
     expect(mail.html).toContain('Restored &#60;Image&#62;');
     expect(mail.html).not.toContain('<Image>');
-  });
-
-  it('prefers the site address over the deploy address for links that outlive a deploy', () => {
-    expect(publicOrigin({ URL: 'https://a.example/', DEPLOY_URL: 'https://b--a.netlify.app' })).toBe('https://a.example');
-    expect(publicOrigin({ DEPLOY_URL: 'http://127.0.0.1:8888' })).toBe('http://127.0.0.1:8888');
-    expect(publicOrigin({ URL: 'not a url', PUBLIC_SITE_URL: 'https://c.example' })).toBe('https://c.example');
-    expect(publicOrigin({})).toBeNull();
   });
 
   it('uses SMTP only with both SMTP_URL and MAIL_FROM, else the outbox beside local storage', () => {

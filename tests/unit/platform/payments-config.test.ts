@@ -41,4 +41,20 @@ describe('readPaymentsConfig', () => {
       expect(JSON.stringify(paymentsHealth(config))).not.toContain('pk_live_publishable1');
     }
   });
+
+  it('takes live keys on the production deploy only; test keys and the demo everywhere', () => {
+    const live = { PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_live_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
+    expect(readPaymentsConfig(live, 'production')).toMatchObject({ mode: 'stripe', stripe: { secretKey: 'sk_live_abc123' } });
+    for (const context of ['deploy-preview', 'branch-deploy', 'dev'] as const) {
+      const refused = readPaymentsConfig(live, context);
+      expect(refused).toMatchObject({ mode: 'misconfigured', liveKeyOutsideProduction: true, problem: expect.stringContaining(`refused on a ${context} deploy`) });
+      expect(JSON.stringify(paymentsHealth(refused))).not.toContain('sk_live_abc123');
+      expect(readPaymentsConfig({ ...live, STRIPE_SECRET_KEY: 'rk_live_abc123' }, context)).toMatchObject({ mode: 'misconfigured' });
+      expect(readPaymentsConfig({ ...live, ...KEYS }, context)).toMatchObject({ mode: 'stripe' });
+      expect(readPaymentsConfig({ ...live, PAYMENTS: 'demo' }, context)).toEqual({ mode: 'demo' });
+    }
+    // Without a context it is read from the deploy (CONTEXT here): not production.
+    expect(readPaymentsConfig({ ...live, CONTEXT: 'deploy-preview' })).toMatchObject({ mode: 'misconfigured' });
+    expect(readPaymentsConfig({ ...live, CONTEXT: 'production' })).toMatchObject({ mode: 'stripe' });
+  });
 });
