@@ -8,8 +8,6 @@ import {
   ImageInputError,
   imageModelSchema,
   inspectImage,
-  makePreview,
-  PREVIEW_MAX_SIDE,
   promptSchema,
   restoreAndColorize,
   type ColorHint,
@@ -17,6 +15,7 @@ import {
   type ImageModel,
 } from '../image';
 import { photoTone } from '../image/pipeline';
+import { makePreview, PREVIEW_MAX_SIDE } from '../media/preview';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
 import {
   completeTransformation,
@@ -31,7 +30,7 @@ import {
 /** How often a running image job stamps its row (well inside STALE_AFTER_SECONDS.image). */
 const HEARTBEAT_MS = 20_000;
 import { MSG } from '../../../src/lib/messages';
-import { BRAND, extensionFor, mimeFor, paths, viewUrl } from './media';
+import { extensionFor, mimeFor, paths, viewUrl } from './media';
 
 /** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id). */
 export const processImageOptionsSchema = z.object({
@@ -94,7 +93,7 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
     // browsers, and a 15 MB original would be slow to load). The stored original stays untouched.
     await storage.put(paths.originalView(t.id), result.originalView!, 'image/jpeg');
     written.push(paths.originalView(t.id));
-    const preview = await makePreview(result.image, BRAND);
+    const preview = await makePreview(result.image, t.id);
     await storage.put(paths.imageResult(t.id), result.image, 'image/jpeg');
     written.push(paths.imageResult(t.id));
     await storage.put(paths.imagePreview(t.id), preview, 'image/jpeg');
@@ -182,7 +181,7 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   } catch (error) {
     throw toHttpError(error);
   }
-  const preview = await makePreview(result.image, BRAND);
+  const preview = await makePreview(result.image, id);
   if (change.reference) await storage.put(referencePath!, change.reference.bytes, mimeFor(change.reference.format));
   // Purchase may have happened meanwhile: update only while still unpurchased.
   const rows = await query<{ id: string }>(
