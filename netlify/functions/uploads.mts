@@ -22,6 +22,6 @@ export default withErrors(async (req: Request) => {
   if (storage.kind !== 'local') return errorJson(404, 'Uploads go to Supabase Storage on this deploy');
   await storage.put(grant.path, bytes, grant.contentType);
   return json({ success: true, path: grant.path });
-});
+}, { accepts: ['upload'] });
 
 export const config: Config = { path: '/api/uploads/:token' };

@@ -111,6 +111,9 @@ export const MSG = {
   serverError: 'Something went wrong on our side. Please try again.',
   invalidJson: 'Invalid JSON body',
   badPathEncoding: 'The address is not correctly encoded.',
+  crossSite: 'This request is accepted from this site’s own pages only.',
+  unsupportedBody: (accepts: readonly string[]) =>
+    `Send this request as ${accepts.map((kind) => BODY_NAMES[kind] ?? kind).join(' or ')}.`,
   renderBusy: 'The restorer is busy with other photos right now. Please try again in a few seconds.',
   payloadTooLarge: (limitBytes: number) => `Request body too large: the limit is ${Math.round(limitBytes / 1024)} KB`,
   uploadTooLarge: `File too large: the limit is ${MAX_UPLOAD_MB} MB`,
@@ -124,6 +127,14 @@ export const MSG = {
   transformationNotFound: 'Transformation not found',
   previewNotFound: 'There is no preview for this item yet',
 } as const;
+
+/** How the request guard names the bodies an endpoint takes (netlify/lib/http.ts). */
+const BODY_NAMES: Record<string, string> = {
+  json: 'application/json',
+  multipart: 'multipart/form-data',
+  upload: 'the photo’s own type (image/jpeg, image/png or image/tiff)',
+  none: 'a request without a body',
+};
 
 /** Toast timings. */
 export const TOAST_DEFAULT_MS = 4000;

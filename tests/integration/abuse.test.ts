@@ -4,7 +4,11 @@ import chatFunction from '../../netlify/functions/chat.mts';
 import checkout from '../../netlify/functions/checkout.mts';
 import contact from '../../netlify/functions/contact.mts';
 import downloads from '../../netlify/functions/downloads.mts';
+import imageHeal from '../../netlify/functions/image-heal.mts';
 import imageHints from '../../netlify/functions/image-hints.mts';
+import imageReference from '../../netlify/functions/image-reference.mts';
+import processVideo from '../../netlify/functions/process-video.mts';
+import uploads from '../../netlify/functions/uploads.mts';
 import newsletter from '../../netlify/functions/newsletter.mts';
 import orders from '../../netlify/functions/orders.mts';
 import processImage from '../../netlify/functions/process-image.mts';
@@ -405,5 +409,55 @@ describe('retention: what nobody processed or bought does not pile up', () => {
     expect(await getTransformation(recent.id)).not.toBeNull();
     expect(await getStorage().get(bought.resultPath!)).not.toBeNull();
     expect((await getTransformation(bought.id))!.purchased).toBe(true);
+  });
+});
+
+describe('one request guard: another site’s page cannot make a visitor’s browser act here', () => {
+  const cross = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
+  /** Every state-changing endpoint, each with a body it would otherwise accept and the rows it would write. */
+  const endpoints: [string, (headers: Record<string, string>) => Promise<Response>][] = [
+    ['checkout', (headers) => checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers, body: JSON.stringify({ items: [{ packageId: 'basic-restoration' }], idempotencyKey: newKey() }) }), client() as never)],
+    ['an upload grant', (headers) => toolUploads(new Request(`${BASE}/api/tool-uploads`, { method: 'POST', headers, body: JSON.stringify({ kind: 'image', contentType: 'image/jpeg', size: 1000 }) }), client() as never)],
+    ['a restoration', (headers) => processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', headers, body: JSON.stringify({ uploadId: `${crypto.randomUUID()}.jpg`, model: 'sd-xl', prompt: 'colour it' }) }), client() as never)],
+    ['a heal', (headers) => imageHeal(new Request(`${BASE}/api/transformations/${crypto.randomUUID()}/heal`, { method: 'POST', headers, body: JSON.stringify({ marks: [] }) }), client() as never)],
+    ['colour hints', (headers) => imageHints(new Request(`${BASE}/api/transformations/${crypto.randomUUID()}/hints`, { method: 'POST', headers, body: JSON.stringify({ hints: [] }) }), client() as never)],
+    ['a reference removal', (headers) => imageReference(new Request(`${BASE}/api/transformations/${crypto.randomUUID()}/reference`, { method: 'DELETE', headers }), client() as never)],
+    ['a video job', (headers) => processVideo(new Request(`${BASE}/api/process-video`, { method: 'POST', headers, body: JSON.stringify({ uploadId: `${crypto.randomUUID()}.jpg`, prompt: 'gentle waves', mode: 'standard', duration: 5 }) }), client() as never)],
+  ];
+  const rows = async () => ({ payments: await count('payments'), grants: await count('upload_grants'), jobs: await count('media_transformations'), limits: await count('rate_limits') });
+
+  it.each(endpoints)('%s posted as text/plain from another site: 403, nothing written', async (_, call) => {
+    const before = await rows();
+    const res = await call({ 'content-type': 'text/plain', ...cross });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe(MSG.crossSite);
+    expect(await rows()).toEqual(before);
+  });
+
+  it.each([
+    ['Origin of another site', { 'content-type': 'application/json', origin: 'https://evil.example' }, 403],
+    ['Sec-Fetch-Site: same-site (a sibling subdomain)', { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' }, 403],
+    ['Origin: null (a sandboxed frame)', { 'content-type': 'application/json', origin: 'null' }, 403],
+    ['text/plain from this site', { 'content-type': 'text/plain', 'sec-fetch-site': 'same-origin' }, 415],
+    ['a form post from this site', { 'content-type': 'application/x-www-form-urlencoded', origin: BASE }, 415],
+  ])('a checkout with %s is refused before anything is written', async (_, headers, status) => {
+    const before = await rows();
+    const res = await endpoints[0]![1](headers as Record<string, string>);
+    expect(res.status).toBe(status);
+    expect(await rows()).toEqual(before);
+  });
+
+  it('a photo PUT to an upload link from another site stores nothing', async () => {
+    const grant = await (await toolUploads(new Request(`${BASE}/api/tool-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'image', contentType: 'image/jpeg', size: 4 }) }), client() as never)).json();
+    const res = await uploads(new Request(new URL(grant.upload.url, BASE), { method: 'PUT', headers: { ...grant.upload.headers, ...cross }, body: new Uint8Array([1, 2, 3, 4]) }), {});
+    expect(res.status).toBe(403);
+    expect(await getStorage().get(`uploads/${grant.uploadId}`)).toBeNull();
+  });
+
+  it('this site’s own pages pass: Origin and Sec-Fetch-Site of the site, JSON (control)', async () => {
+    const before = await count('payments');
+    const res = await endpoints[0]![1]({ 'content-type': 'application/json; charset=utf-8', origin: BASE, 'sec-fetch-site': 'same-origin' });
+    expect(res.status).toBe(200);
+    expect(await count('payments')).toBe(before + 1);
   });
 });
