@@ -75,12 +75,15 @@ export const MSG = {
   healPointsMax: (max: number) => `A heal mark can have at most ${max} points`,
   healPoint: "Each point of a heal mark needs x and y between 0 and 1 (a share of the picture's width and height)",
   healRadius: (min: number, max: number) => `The heal brush size must be between ${min} and ${max} of the picture's long side`,
+  healTooMuch: (percent: number, maxPercent: number) =>
+    `These heal marks cover ${percent} % of the picture; the heal brush is for scratches and spots and takes at most ${maxPercent} %. Undo some marks or use a smaller brush.`,
 
   // Video tool
   videoPromptMin: `Please provide a description of at least ${PROMPT_MIN} characters`,
   videoPromptMax: `Description should be less than ${PROMPT_MAX} characters`,
   videoPromptBlank: 'Please provide a description of how you want the image to animate',
   videoUnavailable: 'Video generation API is currently unavailable. Please try again later.',
+  videoBusy: 'Several videos are being made right now. Please try again in a minute.',
   videoStarting:
     'Starting video generation process with a video generation service. This may take up to 5 minutes...',
   videoGenerating: 'Generating video with your instructions. This may take up to 1 minute to process...',

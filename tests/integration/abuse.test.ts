@@ -19,7 +19,11 @@ import { query } from '../../netlify/lib/db';
 import { HttpError } from '../../netlify/lib/http';
 import { runMaintenance } from '../../netlify/lib/tool/maintenance';
 import { RENDER_SLOTS, withRenderSlot } from '../../netlify/lib/tool/render-slots';
+import { MAX_ACTIVE_VIDEO_JOBS } from '../../netlify/lib/tool/video';
+import { HEAL_BUDGET } from '../../src/lib/tool/heal-budget';
+import { MAX_HEAL_MARKS, MAX_HEAL_POINTS } from '../../src/lib/tool/image-schema';
 import { deployOrigin, queueVideo } from '../../netlify/lib/tool/video';
+import { videoEngineStatus } from '../../netlify/lib/video';
 import { apiUrl, isAllowedOutputUrl, OutputTooLargeError, readOutput } from '../../netlify/lib/providers/replicate-urls';
 import { getStorage } from '../../netlify/lib/storage';
 import { createTransformation, getTransformation } from '../../netlify/lib/transformations';
@@ -200,21 +204,45 @@ describe('uploads and renders cannot exhaust the server', () => {
     expect(await count('media_transformations')).toBe(before);
   });
 
-  it('renders beyond the running and waiting slots are answered 503 at once; the queue runs in order', async () => {
-    const gates: (() => void)[] = [];
-    const order: number[] = [];
-    const jobs = Array.from({ length: RENDER_SLOTS.running + RENDER_SLOTS.waiting }, (_, i) =>
-      withRenderSlot(() => new Promise<number>((resolve) => gates.push(() => { order.push(i); resolve(i); }))));
-    const extra = withRenderSlot(async () => 'never');
-    await expect(extra).rejects.toMatchObject({ status: 503, message: MSG.renderBusy });
-    await expect(extra).rejects.toBeInstanceOf(HttpError);
-    // Release one at a time: each release lets exactly the next waiting render start.
-    for (let k = 0; k < jobs.length; k++) {
-      await new Promise((r) => setTimeout(r, 0));
-      gates.shift()!();
+  const slots = () => count(`work_slots where kind = 'render' and expires_at > now()`);
+  const otherInstances = async (n: number, seconds = 60) => {
+    for (let i = 0; i < n; i++) await query(`insert into work_slots (kind, expires_at) values ('render', now() + make_interval(secs => $1::int))`, [seconds]);
+  };
+
+  it('a render when every site-wide slot is taken (by other instances) waits, then is refused 503 without running', async () => {
+    await query(`delete from work_slots`);
+    await otherInstances(RENDER_SLOTS.running);
+    let ran = false;
+    const refused = withRenderSlot(async () => { ran = true; }, { waitMs: 600 });
+    await expect(refused).rejects.toMatchObject({ status: 503, message: MSG.renderBusy });
+    expect(ran).toBe(false);
+    expect(await slots()).toBe(RENDER_SLOTS.running);
+  });
+
+  it('a slot another instance left behind (its lease ran out) is taken back; a finished render frees its own', async () => {
+    await query(`delete from work_slots`);
+    await otherInstances(RENDER_SLOTS.running - 1);
+    await otherInstances(1, -1); // a dead instance's expired lease
+    let during = 0;
+    await withRenderSlot(async () => { during = await slots(); }, { waitMs: 0 });
+    expect(during).toBe(RENDER_SLOTS.running);
+    expect(await slots()).toBe(RENDER_SLOTS.running - 1);
+    await query(`delete from work_slots`);
+  });
+
+  it('a video job past the site-wide number of live jobs is refused 503 before anything is stored', async () => {
+    process.env.VIDEO_ENGINE = process.env.VIDEO_ENGINE ?? 'local';
+    const live = await Promise.all(Array.from({ length: MAX_ACTIVE_VIDEO_JOBS }, () => createTransformation({ kind: 'video', status: 'processing' })));
+    const before = await count('media_transformations');
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    try {
+      const error = await queueVideo({ imageData: `data:image/jpeg;base64,${photo.toString('base64')}`, prompt: 'gentle waves', mode: 'standard' } as never).then(() => null, (e: HttpError) => e);
+      // Without ffmpeg the engine is unavailable: refused for that reason instead, equally before anything is stored.
+      expect(error).toMatchObject({ status: 503, message: (await videoEngineStatus()).available ? MSG.videoBusy : MSG.videoUnavailable });
+      expect(await count('media_transformations')).toBe(before);
+    } finally {
+      for (const t of live) await query(`update media_transformations set status = 'failed' where id = $1`, [t.id]);
     }
-    expect(await Promise.all(jobs)).toEqual(jobs.map((_, i) => i));
-    expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 });
 
@@ -459,5 +487,39 @@ describe('one request guard: another site’s page cannot make a visitor’s bro
     const res = await endpoints[0]![1]({ 'content-type': 'application/json; charset=utf-8', origin: BASE, 'sec-fetch-site': 'same-origin' });
     expect(res.status).toBe(200);
     expect(await count('payments')).toBe(before + 1);
+  });
+});
+
+describe('heal work is bounded by the area marked', () => {
+  /** A finished 1 MP image (sizes as the engine records them), with a clean result that must stay as it is. */
+  const megapixelItem = async () => {
+    const t = await seedCompleted();
+    await query(`update media_transformations set hints = hints || '{"width": 1155, "height": 866}'::jsonb where id = $1`, [t.id]);
+    return t;
+  };
+  const heal = (id: string, body: string, ctx = client()) =>
+    imageHeal(new Request(`${BASE}/api/transformations/${id}/heal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }), ctx as never);
+
+  it('the 59 KB body of corner-to-corner strokes at the largest brush is refused with a clear 400: nothing rendered, counted or stored', async () => {
+    const item = await megapixelItem();
+    const marks = Array.from({ length: MAX_HEAL_MARKS }, () => ({ radius: 0.05, points: Array.from({ length: MAX_HEAL_POINTS }, (_, k) => ({ x: k % 2, y: k % 2 })) }));
+    const body = JSON.stringify({ marks });
+    expect(body.length).toBeGreaterThan(55_000);
+    const ctx = client();
+    const res = await heal(item.id, body, ctx);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/heal marks cover \d+ % of the picture/);
+    expect(await count(`rate_limits where key like 'tool:heal:%'`)).toBe(0);
+    expect(await count('work_slots')).toBe(0);
+    expect((await getStorage().get(item.resultPath!))!.equals(item.clean)).toBe(true);
+    expect((await getTransformation(item.id))!.meta.healMarks).toEqual([]);
+  });
+
+  it('thin strokes add up: many of them past the budget are refused the same way', async () => {
+    const item = await megapixelItem();
+    const marks = Array.from({ length: 40 }, (_, i) => ({ radius: 0.004, points: [{ x: 0, y: i / 40 }, { x: 1, y: 1 - i / 40 }] }));
+    const res = await heal(item.id, JSON.stringify({ marks }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(new RegExp(`cover \\d+ % of the picture.*at most ${HEAL_BUDGET.maxShare * 100} %`));
   });
 });

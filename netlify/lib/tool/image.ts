@@ -17,6 +17,7 @@ import {
 import { photoTone } from '../image/pipeline';
 import { makePreview, PREVIEW_MAX_SIDE } from '../media/preview';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
+import { healWork } from '../../../src/lib/tool/heal-budget';
 import {
   completeTransformation,
   createTransformation,
@@ -177,7 +178,7 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let result;
   try {
-    result = await withRenderSlot(() => restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, heal, reference }));
+    result = await withRenderSlot(() => restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference }));
   } catch (error) {
     throw toHttpError(error);
   }
