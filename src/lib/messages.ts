@@ -20,8 +20,9 @@ export const MSG = {
   checkoutRedirecting: 'Redirecting you to our secure payment page…',
   checkoutNotPending: 'This checkout has already been paid or has expired. Please refresh the page and try again.',
   paymentsUnavailable: 'Payments are unavailable right now. Please try again later or contact us.',
+  tooManyCheckouts: 'Too many orders from your connection in a short time. Please wait a while and try again, or contact us.',
   paymentsLiveOnPreview:
-    'Real payments are switched off on this preview of the site. Use Stripe test keys or the demonstration checkout here; /api/health says what to change.',
+    'Real payments are switched off on this preview of the site. Use Stripe test keys or the demonstration checkout here; the operator’s /api/health (with HEALTH_SECRET) says what to change.',
   paymentProviderError: 'Our payment provider could not be reached. Please try again in a moment.',
   paymentConfirming: 'Payment received. We are confirming it with the payment provider…',
   invalidEmail: 'Please enter a valid email address',
@@ -33,6 +34,8 @@ export const MSG = {
   confirmationFailed: (to: string) =>
     `We could not send the confirmation to ${to}. Keep this page's download links: bookmark the page or copy its address.`,
   confirmationNone: "Keep this page's download links: bookmark the page or copy its address. No e-mail was given, so none is sent.",
+  confirmationLimited: (to: string) =>
+    `No e-mail was sent to ${to}: we send only a few confirmations per address and day. Keep this page's download links: bookmark the page or copy its address.`,
   paymentStillConfirming: 'Your payment is still being confirmed. This usually takes a few seconds.',
   paymentNotCompleted: 'This payment was not completed and nothing was charged. Your cart is still there if you want to try again.',
   paymentRefunded: 'This order was refunded, so its downloads are no longer available.',

@@ -1,9 +1,12 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import chatFunction from '../../netlify/functions/chat.mts';
 import checkout from '../../netlify/functions/checkout.mts';
 import contact from '../../netlify/functions/contact.mts';
 import downloads from '../../netlify/functions/downloads.mts';
+import health from '../../netlify/functions/health.mts';
 import imageHeal from '../../netlify/functions/image-heal.mts';
 import imageHints from '../../netlify/functions/image-hints.mts';
 import imageReference from '../../netlify/functions/image-reference.mts';
@@ -30,6 +33,9 @@ import { createTransformation, getTransformation } from '../../netlify/lib/trans
 import { CHAT_ERRORS } from '../../src/lib/chat/errors';
 import { MAX_OUTPUT_TOKENS } from '../../src/lib/chat/models';
 import { MSG } from '../../src/lib/messages';
+import { confirmationSentence } from '../../src/lib/checkout-status';
+import { CHECKOUT_LIMIT } from '../../netlify/lib/orders/checkout';
+import { MAIL_LIMITS } from '../../netlify/lib/mail/order-confirmation';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { TEST_KEY, validBody } from './chat/helpers';
 import { startEmbedded } from './platform/helpers/backends';
@@ -521,5 +527,92 @@ describe('heal work is bounded by the area marked', () => {
     const res = await heal(item.id, JSON.stringify({ marks }));
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(new RegExp(`cover \\d+ % of the picture.*at most ${HEAL_BUDGET.maxShare * 100} %`));
+  });
+});
+
+describe('checkout and mail: no relay, no flood, nothing pinned', () => {
+  const outbox = () => path.join(path.dirname(process.env.STORAGE_DIR!), 'outbox');
+  const mails = () => { try { return readdirSync(outbox()).filter((f) => f.endsWith('.eml')).length; } catch { return 0; } };
+  const order = (email: string, ctx: object) =>
+    checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ packageId: 'basic-restoration' }], idempotencyKey: newKey(), email }) }), ctx as never);
+
+  beforeEach(async () => {
+    for (const k of ['PAYMENTS', 'CONTEXT', 'MAIL_DAILY_LIMIT', 'SMTP_URL', 'MAIL_FROM']) delete process.env[k];
+    await query(`delete from rate_limits where key like 'mail:%' or key like 'checkout:%'`);
+  });
+
+  it('40 checkouts from one client, each to another recipient: 429 after the limit, no further order or mail', async () => {
+    const ctx = client();
+    const [payments, sent] = [await count('payments'), mails()];
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await order(`victim${i}.${Date.now()}@example.com`, ctx)).status);
+    const allowed = statuses.filter((s) => s === 200).length;
+    expect(allowed).toBe(CHECKOUT_LIMIT.max);
+    expect(statuses.slice(allowed)).toEqual(Array(40 - allowed).fill(429));
+    expect(await count('payments')).toBe(payments + allowed);
+    expect(mails()).toBe(sent + allowed);
+    const refused = await order('one.more@example.com', ctx);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refused.json()).error).toBe(MSG.tooManyCheckouts);
+  });
+
+  it('a retried checkout (same key) is not counted again: the cart’s own retries never hit the limit', async () => {
+    const ctx = client();
+    const body = JSON.stringify({ items: [{ packageId: 'ai-creation' }], idempotencyKey: newKey() });
+    for (let i = 0; i < CHECKOUT_LIMIT.max + 5; i++) {
+      expect((await checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }), ctx as never)).status).toBe(200);
+    }
+  });
+
+  it('one recipient gets at most its daily confirmations; the order still succeeds and says the e-mail was not sent', async () => {
+    const to = `often.${Date.now()}@example.com`;
+    for (let i = 0; i < MAIL_LIMITS.perRecipient.max; i++) expect((await (await order(to, client())).json()).confirmation.status).toBe('saved');
+    const sent = mails();
+    const res = await order(to, client());
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.confirmation).toEqual({ status: 'limited', to: expect.stringMatching(/^o…@example\.com$/) });
+    expect(confirmationSentence(body.confirmation)).toBe(MSG.confirmationLimited(body.confirmation.to));
+    expect(mails()).toBe(sent);
+  });
+
+  it('the site sends at most its daily number of e-mails in all', async () => {
+    process.env.MAIL_DAILY_LIMIT = '2';
+    for (let i = 0; i < 2; i++) expect((await (await order(`first${i}.${Date.now()}@example.com`, client())).json()).confirmation.status).toBe('saved');
+    const sent = mails();
+    const body = await (await order(`third.${Date.now()}@example.com`, client())).json();
+    expect(body).toMatchObject({ success: true, confirmation: { status: 'limited' } });
+    expect(mails()).toBe(sent);
+  });
+
+  it('a production deploy without PAYMENTS refuses checkout (503) and says why in health; nothing written', async () => {
+    process.env.CONTEXT = 'production';
+    try {
+      const before = await count('payments');
+      const res = await order(`prod.${Date.now()}@example.com`, client());
+      expect(res.status).toBe(503);
+      expect((await res.json()).error).toBe(MSG.paymentsUnavailable);
+      expect(await count('payments')).toBe(before);
+      const status = await health(new Request(`${BASE}/api/health`));
+      expect((await status.json()).payments).toEqual({ mode: 'misconfigured' });
+      process.env.PAYMENTS = 'demo';
+      expect((await order(`prod2.${Date.now()}@example.com`, client())).status).toBe(200);
+    } finally {
+      delete process.env.CONTEXT;
+    }
+  });
+
+  it('an unpaid checkout expires and releases its item: the result nobody bought is cleaned up as usual', async () => {
+    const item = await seedCompleted();
+    const [pending] = await query<{ payment_id: string }>(`select payment_id from place_order($1::jsonb, $2, 'stripe')`, [JSON.stringify([{ transformationId: item.id }]), newKey()]);
+    await query(`update payments set created_at = now() - interval '2 days' where id = $1`, [pending!.payment_id]);
+    await query(`alter table media_transformations disable trigger media_transformations_updated_at`);
+    await query(`update media_transformations set created_at = now() - interval '90 days' where id = $1`, [item.id]);
+    await query(`alter table media_transformations enable trigger media_transformations_updated_at`);
+    const done = await runMaintenance();
+    expect(done.checkoutsExpired).toBeGreaterThanOrEqual(1);
+    expect((await query<{ status: string }>(`select status from payments where id = $1`, [pending!.payment_id]))[0]!.status).toBe('failed');
+    expect(await getTransformation(item.id)).toBeNull();
+    expect(await getStorage().get(item.resultPath!)).toBeNull();
   });
 });

@@ -52,7 +52,7 @@ interface OrderRow {
   payment_method: string;
   created_at: Date;
   email: string | null;
-  email_status: 'sending' | 'sent' | 'saved' | 'failed' | null;
+  email_status: 'sending' | 'sent' | 'saved' | 'failed' | 'limited' | null;
   transformation_id: string | null;
   package_id: string | null;
   price: string;

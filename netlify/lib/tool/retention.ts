@@ -5,7 +5,9 @@ import { paths } from './media';
 /**
  * How long things nobody bought are kept. An upload grant not used within UPLOAD_TTL_SECONDS is deleted
  * with its file; an unpurchased result (original, previews, clean file, reference photo) older than
- * RESULT_RETENTION_DAYS is deleted with its row, unless a payment (even a pending one) lists it.
+ * RESULT_RETENTION_DAYS is deleted with its row, unless a live payment (pending, completed or refunded: a
+ * record to keep) lists it. A failed payment — an unpaid checkout that expired — releases its items: their
+ * lines go with them.
  */
 export const UPLOAD_TTL_SECONDS = 3600;
 export const RESULT_RETENTION_DAYS = Number(process.env.RESULT_RETENTION_DAYS) || 30;
@@ -21,10 +23,17 @@ export async function expireUploads(olderThanSeconds = UPLOAD_TTL_SECONDS): Prom
 
 export async function expireUnpurchased(olderThanDays = RESULT_RETENTION_DAYS): Promise<number> {
   const rows = await query<{ id: string; original_path: string | null; result_path: string | null; preview_path: string | null; view: string | null; reference: string | null }>(
-    `delete from media_transformations m
-      where not m.purchased and m.status in ('completed', 'failed')
-        and m.created_at < now() - make_interval(days => $1::int)
-        and not exists (select 1 from payment_items pi where pi.transformation_id = m.id)
+    `with doomed as (
+       select m.id from media_transformations m
+        where not m.purchased and m.status in ('completed', 'failed')
+          and m.created_at < now() - make_interval(days => $1::int)
+          and not exists (
+            select 1 from payment_items pi join payments p on p.id = pi.payment_id
+             where pi.transformation_id = m.id and p.status <> 'failed')
+     ), released as (
+       delete from payment_items pi using doomed d where pi.transformation_id = d.id
+     )
+     delete from media_transformations m using doomed d where m.id = d.id
       returning m.id, m.original_path, m.result_path, m.preview_path,
                 m.hints->>'originalViewPath' as view, m.hints->>'referencePath' as reference`,
     [olderThanDays],

@@ -4,6 +4,7 @@ import checkout from '../../../netlify/functions/checkout.mts';
 import checkoutSession from '../../../netlify/functions/checkout-session.mts';
 import downloads from '../../../netlify/functions/downloads.mts';
 import health from '../../../netlify/functions/health.mts';
+import { operatorHealthRequest } from '../../support/operator-health';
 import stripeWebhook from '../../../netlify/functions/stripe-webhook.mts';
 import { query } from '../../../netlify/lib/db';
 import { stripeClient } from '../../../netlify/lib/payments/stripe';
@@ -259,7 +260,7 @@ describe('payments configuration', () => {
   it('with Stripe selected but no keys: health says what is missing, checkout and webhook answer 503', async () => {
     delete process.env.STRIPE_SECRET_KEY;
     delete process.env.STRIPE_WEBHOOK_SECRET;
-    const { payments } = await (await health(new Request(`${BASE}/api/health`))).json();
+    const { payments } = await (await health(operatorHealthRequest(`${BASE}/api/health`))).json();
     expect(payments).toEqual({ mode: 'misconfigured', problem: expect.stringMatching(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/) });
     const item = await seedCompleted('image');
     const before = await state();
@@ -287,7 +288,7 @@ describe('payments configuration', () => {
       expect(res.headers.get('x-robots-tag')).toBe('noindex');
       expect(await state()).toEqual(before);
       expect(stripe.creates.length).toBe(creates);
-      const { payments } = await (await health(new Request(`${BASE}/api/health`), previewContext)).json();
+      const { payments } = await (await health(operatorHealthRequest(`${BASE}/api/health`), previewContext)).json();
       expect(payments).toEqual({ mode: 'misconfigured', problem: expect.stringMatching(/Live Stripe keys are refused on a deploy-preview deploy/) });
       // The same deploy with a test key takes the (test) payment.
       Object.assign(process.env, stripe.env());
