@@ -25,10 +25,11 @@ export interface PaidOrder {
   paymentId: string;
   orderToken: string;
   amount: number;
-  status: 'pending' | 'completed' | 'failed' | 'refunded';
+  status: 'pending' | 'completed' | 'failed' | 'refunded' | 'disputed';
   paymentMethod: string;
   createdAt: string;
-  items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string }[];
+  /** `duplicate`: paid for here but sold by another payment (the buyer paid twice), so refunded or being refunded. */
+  items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string; duplicate?: 'refunded' | 'refund-pending' }[];
   downloads: { transformationId: string; url: string; filename: string }[];
   confirmation?: Confirmation;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatPrice } from '../../../src/lib/catalog';
 import { site } from '../../../src/lib/site';
+import { MSG } from '../../../src/lib/messages';
 import { query } from '../db';
 import { getOrder, type Order } from '../orders/order';
 import { deployOrigin } from '../deploy';
@@ -44,7 +45,8 @@ export function confirmationMessage(order: Order, to: string, origin: string): M
   const linkFor = (id?: string) => links.find((l) => l.transformationId === id);
   const lines = order.items.map((item) => {
     const link = linkFor(item.transformationId);
-    return { label: `${item.name} — ${formatPrice(item.price)}`, link };
+    const note = item.duplicate === 'refunded' ? MSG.itemDuplicateRefunded : item.duplicate ? MSG.itemDuplicatePending : 'Our team will e-mail your finished files.';
+    return { label: `${item.name} — ${formatPrice(item.price)}`, link, note };
   });
   const total = `${formatPrice(order.amount)}${order.paymentMethod === 'demo' ? ' (demonstration, nothing charged)' : ''}`;
   const contact = new URL('/contact', origin).href;
@@ -53,7 +55,7 @@ export function confirmationMessage(order: Order, to: string, origin: string): M
     '',
     `Order number: ${order.paymentId}`,
     '',
-    ...lines.flatMap(({ label, link }) => [label, link ? `  Download: ${link.href}` : '  Our team will e-mail your finished files.']),
+    ...lines.flatMap(({ label, link, note }) => [label, link ? `  Download: ${link.href}` : `  ${note}`]),
     '',
     `Total: ${total}`,
     '',
@@ -65,7 +67,7 @@ export function confirmationMessage(order: Order, to: string, origin: string): M
   const html = `<p>Thank you for your order at ${escape(site.brand)}.</p>
 <p>Order number: <strong>${escape(order.paymentId)}</strong></p>
 <ul>${lines
-    .map(({ label, link }) => `<li>${escape(label)}<br>${link ? `<a href="${escape(link.href)}">Download ${escape(link.filename)}</a>` : 'Our team will e-mail your finished files.'}</li>`)
+    .map(({ label, link, note }) => `<li>${escape(label)}<br>${link ? `<a href="${escape(link.href)}">Download ${escape(link.filename)}</a>` : escape(note)}</li>`)
     .join('')}</ul>
 <p>Total: <strong>${escape(total)}</strong></p>
 <p>The download links are yours to keep; they give the full-quality files without a watermark.</p>

@@ -1,5 +1,6 @@
 import { failStaleJobs } from '../transformations';
 import { expireUnpaidCheckouts } from '../payments/expiry';
+import { retryOwedRefunds } from '../payments/refunds';
 import { pruneRateLimits } from '../rate-limit';
 import { expireUnpurchased, expireUploads } from './retention';
 
@@ -9,6 +10,7 @@ export interface MaintenanceReport {
   checkoutsExpired: number;
   resultsExpired: number;
   rateLimitsPruned: number;
+  refundsRetried: number;
 }
 
 /**
@@ -16,7 +18,8 @@ export interface MaintenanceReport {
  * `npm start` locally: jobs whose worker died (no heartbeat past their kind's deadline) are failed, so a
  * buyer polling one sees a clear message instead of a spinner (status reads never do this themselves);
  * uploads never processed, unpaid checkouts and then results nobody bought are expired (retention.ts,
- * payments/expiry.ts); rate-limit windows long over are deleted.
+ * payments/expiry.ts); refunds owed for duplicate payments that failed are tried again (payments/refunds.ts);
+ * rate-limit windows long over are deleted.
  */
 export async function runMaintenance(): Promise<MaintenanceReport> {
   const staleJobsFailed = await failStaleJobs();
@@ -25,5 +28,6 @@ export async function runMaintenance(): Promise<MaintenanceReport> {
   const checkoutsExpired = await expireUnpaidCheckouts();
   const resultsExpired = await expireUnpurchased();
   const rateLimitsPruned = await pruneRateLimits();
-  return { staleJobsFailed, uploadsExpired, checkoutsExpired, resultsExpired, rateLimitsPruned };
+  const refundsRetried = await retryOwedRefunds();
+  return { staleJobsFailed, uploadsExpired, checkoutsExpired, resultsExpired, rateLimitsPruned, refundsRetried };
 }
