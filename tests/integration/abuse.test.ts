@@ -6,6 +6,7 @@ import chatFunction from '../../netlify/functions/chat.mts';
 import checkout from '../../netlify/functions/checkout.mts';
 import contact from '../../netlify/functions/contact.mts';
 import downloads from '../../netlify/functions/downloads.mts';
+import files from '../../netlify/functions/files.mts';
 import health from '../../netlify/functions/health.mts';
 import checkoutSession from '../../netlify/functions/checkout-session.mts';
 import stripeWebhook from '../../netlify/functions/stripe-webhook.mts';
@@ -707,5 +708,61 @@ describe('downloads are bound to the sale that made them', () => {
     const before = await rows();
     expect((await send(stripe.event('charge.refunded', stripe.refundedCharge(sessionId)))).status).toBe(404);
     expect(await rows()).toEqual(before);
+  });
+});
+
+describe('uploads keep no location data', () => {
+  /** A phone photo: camera make and model, GPS, and (optionally) an orientation tag. */
+  const phonePhoto = (width: number, height: number, orientation?: number) => {
+    const raw = Buffer.alloc(width * height * 3);
+    for (let i = 0; i < width * height; i++) raw.set(i % width < width / 2 ? [200, 60, 40] : [40, 90, 200], i * 3);
+    return sharp(raw, { raw: { width, height, channels: 3 } })
+      .withMetadata(orientation ? { orientation } : {})
+      .withExifMerge({ IFD0: { Make: 'PhoneCo', Model: 'Snap 9' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 0/1' } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+  };
+  const restore = async (bytes: Buffer) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'phone.jpg');
+    form.append('model', 'sd-v1.5');
+    form.append('prompt', 'Restore and colour this photo');
+    const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', body: form }), client() as never);
+    expect(res.status).toBe(200);
+    return (await res.json()).transformationId as string;
+  };
+  const served = async (url: string) => Buffer.from(await (await files(new Request(new URL(url, BASE)), {})).arrayBuffer());
+  const noMetadata = async (bytes: Buffer) => {
+    const meta = await sharp(bytes).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(bytes.includes('PhoneCo')).toBe(false);
+    return meta;
+  };
+
+  it('the original the status answer serves back (originalImageUrl), the display copy and the preview carry no EXIF, GPS or camera', async () => {
+    const photo = await phonePhoto(96, 64);
+    expect(photo.includes('PhoneCo')).toBe(true);
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const id = await restore(photo);
+    const status = await (await transformations(new Request(`${BASE}/api/transformations/${id}`), {})).json();
+    for (const url of [status.originalImageUrl, status.originalUrl, status.processedUrl]) await noMetadata(await served(url));
+    // And what is kept in storage: nothing there to leak later either.
+    await noMetadata((await getStorage().get((await getTransformation(id))!.originalPath!))!);
+  });
+
+  it('the orientation is applied before the metadata goes: a sideways phone photo is stored upright', async () => {
+    const id = await restore(await phonePhoto(96, 64, 6));
+    const stored = await noMetadata((await getStorage().get((await getTransformation(id))!.originalPath!))!);
+    expect([stored.width, stored.height, stored.orientation]).toEqual([64, 96, undefined]);
+  });
+
+  it('a colour reference photo is stored without its metadata', async () => {
+    const grey = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    const id = await restore(grey);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await phonePhoto(96, 64))], { type: 'image/jpeg' }), 'reference.jpg');
+    const res = await imageReference(new Request(`${BASE}/api/transformations/${id}/reference`, { method: 'POST', body: form }), client() as never);
+    expect(res.status).toBe(200);
+    await noMetadata((await getStorage().get((await getTransformation(id))!.meta.referencePath!))!);
   });
 });

@@ -16,6 +16,7 @@ import {
 } from '../image';
 import { photoTone } from '../image/pipeline';
 import { makePreview, PREVIEW_MAX_SIDE } from '../media/preview';
+import { withoutMetadata } from '../media/strip-metadata';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
 import { healWork } from '../../../src/lib/tool/heal-budget';
 import {
@@ -67,13 +68,16 @@ export const hintsOf = (t: Transformation): ColorHint[] => t.meta.colorHints;
 export const healMarksOf = (t: Transformation): HealMark[] => t.meta.healMarks;
 
 /**
- * Validates the image by content, stores it, restores and colorizes it, stores the clean result and the
- * watermarked preview and completes the transformation. Nothing is written before validation passes.
+ * Validates the image by content, stores it (upright, without its metadata: no location is kept or served
+ * back), restores and colorizes it, stores the clean result and the watermarked preview and completes the
+ * transformation. Nothing is written before validation passes.
  */
-export async function processImage(bytes: Buffer, opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
+export async function processImage(upload: Buffer, opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
   let inspected;
+  let bytes: Buffer;
   try {
-    inspected = await inspectImage(bytes, ['jpeg', 'png', 'tiff']);
+    inspected = await inspectImage(upload, ['jpeg', 'png', 'tiff']);
+    bytes = await withoutMetadata(upload, inspected.format);
   } catch (error) {
     throw toHttpError(error);
   }
@@ -150,13 +154,15 @@ export function applyHeal(id: string, marks: HealMark[]): Promise<ImageAnswer> {
 export async function applyReference(id: string, bytes: Buffer | null): Promise<ImageAnswer> {
   if (!bytes) return rerender(id, { reference: null });
   let format;
+  let clean: Buffer;
   try {
     ({ format } = await inspectImage(bytes, ['jpeg', 'png', 'tiff']));
-    if ((await photoTone(bytes)) !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
+    clean = await withoutMetadata(bytes, format);
+    if ((await photoTone(clean)) !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
   } catch (error) {
     throw toHttpError(error);
   }
-  return rerender(id, { reference: { bytes, format } });
+  return rerender(id, { reference: { bytes: clean, format } });
 }
 
 type Rerender = { hints?: ColorHint[]; heal?: HealMark[]; reference?: { bytes: Buffer; format: 'jpeg' | 'png' | 'tiff' } | null };

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
 import { deployOrigin } from '../deploy';
@@ -28,6 +27,7 @@ import {
 } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
 import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
+import { withoutMetadata } from '../media/strip-metadata';
 
 /**
  * Video jobs: POST /api/process-video validates and queues, the job runs in the background function
@@ -89,11 +89,9 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
   const ext = header.format === 'jpeg' ? 'jpg' : 'png';
   const originalPath = paths.original(t.id, ext);
   try {
-    // Stored (and later shown back as originalImageUrl) without its metadata: a phone photo's EXIF carries
-    // where it was taken. The orientation is applied first, so nothing turns sideways.
-    const oriented = sharp(bytes, { limitInputPixels: 40_000_000 }).rotate();
-    const clean = await (header.format === 'jpeg' ? oriented.jpeg({ quality: 95 }) : oriented.png()).toBuffer();
-    await getStorage().put(originalPath, clean, `image/${header.format}`);
+    // Stored (and later shown back as originalImageUrl) upright and without its metadata: a phone photo's
+    // EXIF carries where it was taken.
+    await getStorage().put(originalPath, await withoutMetadata(bytes, header.format), `image/${header.format}`);
     if ('uploadId' in body) await discardUpload(body.uploadId);
     return (await setTransformationPaths(t.id, { originalPath }))!;
   } catch (error) {
