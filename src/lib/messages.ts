@@ -126,6 +126,8 @@ export const MSG = {
   renderBusy: 'The restorer is busy with other photos right now. Please try again in a few seconds.',
   payloadTooLarge: (limitBytes: number) => `Request body too large: the limit is ${Math.round(limitBytes / 1024)} KB`,
   uploadTooLarge: `File too large: the limit is ${MAX_UPLOAD_MB} MB`,
+  uploadMissing: 'The upload was not found. Please upload the image again.',
+  uploadLinkUsed: 'This upload link has already been used or has expired. Please upload the image again.',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
   contactSent: "Thank you! Your message has been sent. We'll get back to you soon.",
   newsletterSubscribed: "You're subscribed! Watch your inbox for AI tips, trends and insights.",

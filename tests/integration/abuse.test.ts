@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -21,9 +21,11 @@ import processImage from '../../netlify/functions/process-image.mts';
 import toolUploads from '../../netlify/functions/tool-uploads.mts';
 import transformations from '../../netlify/functions/transformations.mts';
 import { addressGroup, clientId } from '../../netlify/lib/client-identity';
-import { query } from '../../netlify/lib/db';
+import { closePool, query } from '../../netlify/lib/db';
 import { HttpError } from '../../netlify/lib/http';
 import { runMaintenance } from '../../netlify/lib/tool/maintenance';
+import { UPLOAD_TTL_SECONDS } from '../../netlify/lib/tool/retention';
+import { UPLOAD_URL_TTL_SECONDS } from '../../netlify/lib/storage/limits';
 import { RENDER_SLOTS, withRenderSlot } from '../../netlify/lib/tool/render-slots';
 import { MAX_ACTIVE_VIDEO_JOBS } from '../../netlify/lib/tool/video';
 import { HEAL_BUDGET } from '../../src/lib/tool/heal-budget';
@@ -34,7 +36,12 @@ import { apiUrl, isAllowedOutputUrl, OutputTooLargeError, readOutput } from '../
 import { getStorage } from '../../netlify/lib/storage';
 import { createTransformation, getTransformation } from '../../netlify/lib/transformations';
 import { CHAT_ERRORS } from '../../src/lib/chat/errors';
-import { MAX_OUTPUT_TOKENS } from '../../src/lib/chat/models';
+import { MAX_OUTPUT_TOKENS, maxOutputTokens } from '../../src/lib/chat/models';
+import { IMAGE_PART_TOKENS } from '../../src/lib/chat/limits';
+import { FakeReplicate } from '../support/fake-replicate';
+import { replicateConnection, replicateRun } from '../../netlify/lib/providers/replicate';
+import { databaseRateLimiter } from '../../netlify/lib/rate-limit';
+import { TEST_HEALTH_SECRET, operatorHealthRequest } from '../support/operator-health';
 import { MSG } from '../../src/lib/messages';
 import { confirmationSentence } from '../../src/lib/checkout-status';
 import { CHECKOUT_LIMIT } from '../../netlify/lib/orders/checkout';
@@ -425,14 +432,15 @@ describe('retention: what nobody processed or bought does not pile up', () => {
     await query(`alter table media_transformations enable trigger media_transformations_updated_at`);
   };
 
-  it('an upload granted but never processed is deleted with its file after an hour; a used one leaves no grant', async () => {
+  it('an upload granted but never processed is deleted with its file once its link has expired, not before', async () => {
     const res = await toolUploads(new Request(`${BASE}/api/tool-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'image', contentType: 'image/jpeg', size: 5 }) }), client() as never);
     const { uploadId } = await res.json();
     await getStorage().put(`uploads/${uploadId}`, Buffer.from('bytes'), 'image/jpeg');
-    const fresh = await runMaintenance();
-    expect(fresh.uploadsExpired).toBe(0);
+    const age = (seconds: number) => query(`update upload_grants set created_at = now() - make_interval(secs => $2::int) where upload_id = $1`, [uploadId, seconds]);
+    await age(UPLOAD_URL_TTL_SECONDS - 60); // its link still works: the file stays
+    expect((await runMaintenance()).uploadsExpired).toBe(0);
     expect(await getStorage().get(`uploads/${uploadId}`)).not.toBeNull();
-    await query(`update upload_grants set created_at = now() - interval '2 hours' where upload_id = $1`, [uploadId]);
+    await age(UPLOAD_TTL_SECONDS + 60);
     expect((await runMaintenance()).uploadsExpired).toBeGreaterThanOrEqual(1);
     expect(await getStorage().get(`uploads/${uploadId}`)).toBeNull();
     expect(await count('upload_grants where upload_id = ' + `'${uploadId}'`)).toBe(0);
@@ -764,5 +772,113 @@ describe('uploads keep no location data', () => {
     const res = await imageReference(new Request(`${BASE}/api/transformations/${id}/reference`, { method: 'POST', body: form }), client() as never);
     expect(res.status).toBe(200);
     await noMetadata((await getStorage().get((await getTransformation(id))!.meta.referencePath!))!);
+  });
+});
+
+describe('the smaller findings', () => {
+  const grantUpload = async () => (await toolUploads(new Request(`${BASE}/api/tool-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'image', contentType: 'image/png', size: 1000 }) }), client() as never)).json();
+  const put = (url: string, bytes: Buffer) => uploads(new Request(new URL(url, BASE), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(bytes) }), {});
+  const processUpload = (uploadId: string) => processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ uploadId, model: 'sd-v1.5', prompt: 'colour it please' }) }), client() as never);
+
+  it('an upload link cannot be used again once its upload is processed: a second PUT is refused and stores nothing', async () => {
+    const grant = await grantUpload();
+    const photo = await sharp({ create: { width: 48, height: 32, channels: 3, background: '#888' } }).png().toBuffer();
+    expect((await put(grant.upload.url, photo)).status).toBe(200);
+    expect((await processUpload(grant.uploadId)).status).toBe(200);
+    expect(await getStorage().get(`uploads/${grant.uploadId}`)).toBeNull();
+    const again = await put(grant.upload.url, photo);
+    expect(again.status).toBe(403);
+    expect((await again.json()).error).toBe(MSG.uploadLinkUsed);
+    expect(await getStorage().get(`uploads/${grant.uploadId}`)).toBeNull();
+    // Nor is the same upload processed twice (on Supabase the PUT cannot be refused; its file is swept).
+    await getStorage().put(`uploads/${grant.uploadId}`, photo, 'image/png');
+    const jobs = await count('media_transformations');
+    expect((await processUpload(grant.uploadId)).status).toBe(400);
+    expect(await count('media_transformations')).toBe(jobs);
+    await query(`update upload_grants set created_at = now() - make_interval(secs => $2::int) where upload_id = $1`, [grant.uploadId, UPLOAD_TTL_SECONDS + 60]);
+    await runMaintenance();
+    expect(await getStorage().get(`uploads/${grant.uploadId}`)).toBeNull();
+  });
+
+  it('the chat’s daily token budget counts images: a conversation of images is stopped once it is spent, before the model is called', async () => {
+    Object.assign(process.env, { CHAT_API_KEY: TEST_KEY, CHAT_API_BASE_URL: fake.baseUrl, PUBLIC_SITE_URL: 'https://lumora.test' });
+    await query(`delete from rate_limits where key like 'chat:%'`);
+    fake.reset();
+    const image = { type: 'image_url', image_url: { url: `data:image/png;base64,${(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer()).toString('base64')}` } };
+    const body = validBody({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, image, image, image] }] });
+    process.env.CHAT_DAILY_TOKENS = String(maxOutputTokens('openai/gpt-4o') + 3 * IMAGE_PART_TOKENS + 10);
+    try {
+      const send = () => chatFunction(new Request(`${BASE}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), client() as never);
+      expect((await send()).status).toBe(200);
+      const refused = await send();
+      expect(refused.status).toBe(503);
+      expect((await refused.json()).error).toBe(CHAT_ERRORS.budgetSpent);
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      delete process.env.CHAT_DAILY_TOKENS;
+    }
+  });
+
+  it('the hosted AI provider is called at most its daily number of times for the whole site', async () => {
+    const replicate = await new FakeReplicate(() => ({ script: [{ status: 'succeeded', output: 'data:text/plain;base64,b2s=' }] })).start();
+    try {
+      await query(`delete from rate_limits where key like 'provider:%'`);
+      process.env.REPLICATE_DAILY_PREDICTIONS = '2';
+      const conn = replicateConnection({ REPLICATE_API_TOKEN: replicate.token, REPLICATE_API_URL: replicate.base, REPLICATE_POLL_MS: '10' }, 10_000)!;
+      const run = () => replicateRun(conn, undefined, databaseRateLimiter).predict({ model: 'owner/model' }, { image: 'x' });
+      await run();
+      await run();
+      await expect(run()).rejects.toMatchObject({ kind: 'http', status: 429 });
+      expect(replicate.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+    } finally {
+      delete process.env.REPLICATE_DAILY_PREDICTIONS;
+      await replicate.stop();
+    }
+  });
+
+  it('/api/health tells the public only yes or no, video and the payment mode; the details need the operator’s secret', async () => {
+    process.env.HEALTH_SECRET = TEST_HEALTH_SECRET;
+    const open = await health(new Request(`${BASE}/api/health`));
+    expect(open.status).toBe(200);
+    const publicBody = await open.json();
+    expect(Object.keys(publicBody).sort()).toEqual(['ok', 'payments', 'video']);
+    expect(publicBody).toEqual({ ok: true, video: { available: expect.any(Boolean) }, payments: { mode: 'demo' } });
+    for (const authorization of ['Bearer wrong-secret-0123456789', 'Basic xyz', `Bearer ${TEST_HEALTH_SECRET}x`]) {
+      expect(Object.keys(await (await health(new Request(`${BASE}/api/health`, { headers: { authorization } }))).json()).sort()).toEqual(['ok', 'payments', 'video']);
+    }
+    const details = await (await health(operatorHealthRequest(`${BASE}/api/health`))).json();
+    expect(details).toMatchObject({ ok: true, platform: { database: 'embedded-pglite', ok: true }, chat: expect.any(Object), csp: expect.any(Object) });
+    // A secret too short to be one opens nothing.
+    process.env.HEALTH_SECRET = 'short';
+    expect(Object.keys(await (await health(new Request(`${BASE}/api/health`, { headers: { authorization: 'Bearer short' } }))).json())).not.toContain('platform');
+    delete process.env.HEALTH_SECRET;
+  });
+
+  it('/api/health answers 503 when the database does not answer', async () => {
+    const url = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = 'postgres://nobody:nothing@127.0.0.1:1/none';
+    try {
+      const res = await health(new Request(`${BASE}/api/health`));
+      expect(res.status).toBe(503);
+      expect((await res.json()).ok).toBe(false);
+    } finally {
+      process.env.DATABASE_URL = url;
+      await closePool();
+    }
+  });
+
+  it('rate-limit windows long over are pruned by the maintenance; current ones stay', async () => {
+    await query(`insert into rate_limits (key, window_start, count) values ('test:old', now() - interval '3 days', 5), ('test:current', now(), 1) on conflict (key) do nothing`);
+    expect((await runMaintenance()).rateLimitsPruned).toBeGreaterThanOrEqual(1);
+    expect(await count(`rate_limits where key = 'test:old'`)).toBe(0);
+    expect(await count(`rate_limits where key = 'test:current'`)).toBe(1);
+  });
+
+  it('the local outbox is readable by the server’s user only', async () => {
+    const res = await checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ packageId: 'family-package' }], idempotencyKey: newKey(), email: `private.${Date.now()}@example.com` }) }), client() as never);
+    expect((await res.json()).confirmation.status).toBe('saved');
+    const dir = path.join(path.dirname(process.env.STORAGE_DIR!), 'outbox');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const file of readdirSync(dir)) expect(statSync(path.join(dir, file)).mode & 0o077).toBe(0);
   });
 });

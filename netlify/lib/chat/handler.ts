@@ -2,7 +2,7 @@ import { findAgent } from '../../../src/lib/chat/agents';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
 import { CHAT_LIMITS } from '../../../src/lib/chat/limits';
 import { maxOutputTokens } from '../../../src/lib/chat/models';
-import { chatRequestSchema, countedChars, describeIssues } from '../../../src/lib/chat/schema';
+import { chatRequestSchema, describeIssues, promptTokenEstimate } from '../../../src/lib/chat/schema';
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { clientKey } from './client-key';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
@@ -69,9 +69,9 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     const { agentId, model, messages, ...sampling } = parsed.data;
     const agent = findAgent(agentId)!;
 
-    // The site-wide daily budget: requests, and tokens estimated as prompt characters / 4 plus the reply cap.
+    // The site-wide daily budget: requests, and tokens estimated from the prompt (text and images) plus the reply cap.
     const maxTokens = maxOutputTokens(model);
-    const estimate = Math.ceil(messages.reduce((n, m) => n + countedChars(m.content), 0) / 4) + maxTokens;
+    const estimate = promptTokenEstimate(messages) + maxTokens;
     const { requests, tokens } = config.dailyBudget;
     const budgets = [
       { key: 'chat:budget:requests', max: requests, windowSeconds: DAY },

@@ -1,15 +1,17 @@
 import { query } from '../db';
 import { getStorage } from '../storage';
 import { paths } from './media';
+import { UPLOAD_URL_TTL_SECONDS } from '../storage/limits';
 
 /**
- * How long things nobody bought are kept. An upload grant not used within UPLOAD_TTL_SECONDS is deleted
- * with its file; an unpurchased result (original, previews, clean file, reference photo) older than
+ * How long things nobody bought are kept. An upload grant is deleted with its file once its signed link has
+ * expired (UPLOAD_TTL_SECONDS: the link's life plus a margin), processed or not: until then the link can be
+ * used again, and whatever it brought must go too; an unpurchased result (original, previews, clean file, reference photo) older than
  * RESULT_RETENTION_DAYS is deleted with its row, unless a live payment (pending, completed or refunded: a
  * record to keep) lists it. A failed payment — an unpaid checkout that expired — releases its items: their
  * lines go with them.
  */
-export const UPLOAD_TTL_SECONDS = 3600;
+export const UPLOAD_TTL_SECONDS = UPLOAD_URL_TTL_SECONDS + 10 * 60;
 export const RESULT_RETENTION_DAYS = Number(process.env.RESULT_RETENTION_DAYS) || 30;
 
 export async function expireUploads(olderThanSeconds = UPLOAD_TTL_SECONDS): Promise<number> {
