@@ -20,7 +20,7 @@ export default withErrors(async (req: Request, context: unknown) => {
   const { marks } = parseWith(schema, await readJson(req));
   const { width, height } = (await getTransformation(id))?.meta ?? {};
   const share = width && height ? healMarkedShare(marks, width, height) : 0;
-  if (share > HEAL_BUDGET.maxShare) throw new HttpError(400, MSG.healTooMuch(Math.round(share * 100), HEAL_BUDGET.maxShare * 100));
+  if (share > HEAL_BUDGET.maxShare) throw new HttpError(400, MSG.healTooMuch(Math.min(100, Math.round(share * 100)), HEAL_BUDGET.maxShare * 100));
   await enforceToolLimit('heal', context);
   return json(await applyHeal(id, marks));
 });

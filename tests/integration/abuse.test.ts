@@ -42,6 +42,9 @@ import { FakeReplicate } from '../support/fake-replicate';
 import { replicateConnection, replicateRun } from '../../netlify/lib/providers/replicate';
 import { databaseRateLimiter } from '../../netlify/lib/rate-limit';
 import { TEST_HEALTH_SECRET, operatorHealthRequest } from '../support/operator-health';
+import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf } from '../support/watermark-attack';
+import { watermarkOverlay, watermarkSeed } from '../../netlify/lib/media/watermark';
+import { WATERMARK } from '../../src/lib/watermark';
 import { MSG } from '../../src/lib/messages';
 import { confirmationSentence } from '../../src/lib/checkout-status';
 import { CHECKOUT_LIMIT } from '../../netlify/lib/orders/checkout';
@@ -880,5 +883,27 @@ describe('the smaller findings', () => {
     const dir = path.join(path.dirname(process.env.STORAGE_DIR!), 'outbox');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const file of readdirSync(dir)) expect(statSync(path.join(dir, file)).mode & 0o077).toBe(0);
+  });
+});
+
+describe('the preview does not give the product away', () => {
+  it('a 1200 × 900 restoration’s preview is capped at 1024 px, and inverting its known overlay stays far from the bought file on the marked pixels', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await photoLike(1200, 900))], { type: 'image/jpeg' }), 'photo.jpg');
+    form.append('model', 'sd-v1.5');
+    form.append('prompt', 'Restore this photo please');
+    const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', body: form }), client() as never);
+    expect(res.status).toBe(200);
+    const { transformationId: id, processedUrl } = await res.json();
+    const preview = Buffer.from(await (await files(new Request(new URL(processedUrl, BASE)), {})).arrayBuffer());
+    const { width = 0, height = 0 } = await sharp(preview).metadata();
+    expect(Math.max(width, height)).toBe(WATERMARK.previewMaxSide);
+    // The attacker is handed the item's exact overlay (in reality it needs the site's secret to compute).
+    const alpha = await overlayAlpha(await watermarkOverlay(width, height, WATERMARK.text, watermarkSeed(id)));
+    const clean = (await getStorage().get((await getTransformation(id))!.resultPath!))!;
+    const reference = await rawOf(clean, { width, height });
+    const marked = (p: number) => alpha[p]! > 0;
+    expect(psnr(invertWhiteOverlay(await rawOf(preview), alpha), reference, marked)).toBeLessThanOrEqual(22);
+    expect(psnr(await rawOf(preview), reference, (p) => !marked(p))).toBeGreaterThan(30);
   });
 });
