@@ -6,7 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
-import { newPage, useBrowser } from './harness';
+import { newPage, useBrowser, downloadBytes } from './harness';
 import { CHAT_ERRORS } from '../../src/lib/chat/errors';
 import { MSG } from '../../src/lib/messages';
 
@@ -157,7 +157,7 @@ describe('agent hub', () => {
       return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
     });
     expect(download.suggestedFilename()).toBe(`conversation-with-content-writer-${today}.txt`);
-    const text = await readFile((await download.path())!, 'utf8');
+    const text = (await downloadBytes(download)).toString('utf8');
     expect(text).toContain('You: Write a tagline');
     expect(text).toContain('Content Writer Agent: Here are **three** taglines.');
     expect(text).toContain('You: [photo.png] What is this?');

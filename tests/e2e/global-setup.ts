@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { startSiteServer } from '../../scripts/lib/server';
 import { startEmbeddedServices } from '../../scripts/embedded/services';
+import { launchBrowserServer } from '../support/browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -13,6 +14,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     platformEnv: Record<string, string>;
+    /** The run's one Chromium: test files connect to it (harness.ts useBrowser). */
+    browserWsEndpoint: string;
   }
 }
 
@@ -32,9 +35,12 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-e2e-'));
   const services = await startEmbeddedServices({ dataDir });
   const server = await startSiteServer({ root, port: 0 });
+  const browser = await launchBrowserServer();
   project.provide('baseUrl', server.url);
   project.provide('platformEnv', { ...services.env });
+  project.provide('browserWsEndpoint', browser.wsEndpoint());
   return async () => {
+    await browser.close();
     await server.close();
     await services.stop();
     rmSync(dataDir, { recursive: true, force: true });
