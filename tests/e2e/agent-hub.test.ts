@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { newPage, useBrowser, downloadBytes } from './harness';
+import { CHAT_MODEL_COUNT } from '../../src/lib/chat/models';
 import { CHAT_ERRORS } from '../../src/lib/chat/errors';
 import { MSG } from '../../src/lib/messages';
 
@@ -75,7 +76,7 @@ describe('agent hub', () => {
     const select = page.getByLabel('Model');
     await eventually(async () => expect(await select.isEnabled()).toBe(true));
     await eventually(async () => expect(await select.inputValue()).toBe('anthropic/claude-3-opus'));
-    expect(await select.locator('option').count()).toBe(19);
+    expect(await select.locator('option').count()).toBe(CHAT_MODEL_COUNT);
     await select.selectOption('openai/gpt-4o');
 
     // Advanced Settings: keyboard on the temperature slider, 0.7 -> 1.2.
