@@ -56,7 +56,6 @@ export interface PlayerState {
   duration: number;
   fullscreen: boolean;
   controlsVisible: boolean;
-  autoplayAttempts: number;
   /** Bumped by retry / URL change so the element reloads. */
   loadKey: number;
 }
@@ -71,7 +70,6 @@ export const initialPlayerState: PlayerState = {
   duration: 0,
   fullscreen: false,
   controlsVisible: true,
-  autoplayAttempts: 0,
   loadKey: 0,
 };
 
@@ -102,13 +100,13 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
     case 'error':
       return { ...state, loading: false, error: true, playing: false };
     case 'retry':
-      return { ...state, loading: true, error: false, playing: false, progress: 0, autoplayAttempts: 0, loadKey: state.loadKey + 1 };
+      return { ...state, loading: true, error: false, playing: false, progress: 0, loadKey: state.loadKey + 1 };
     case 'play':
       return { ...state, playing: true };
     case 'pause':
       return { ...state, playing: false, controlsVisible: true };
     case 'autoplayFailed':
-      return { ...state, playing: false, autoplayAttempts: state.autoplayAttempts + 1 };
+      return { ...state, playing: false };
     case 'time':
       return { ...state, progress: percentForTime(action.time, action.duration), duration: action.duration || state.duration };
     case 'seek':
@@ -136,9 +134,6 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
 
 /** Whether autoplay may be tried again after this many refusals (fewer than 3 in total). */
 export const autoplayRetryAllowed = (failures: number) => failures < AUTOPLAY_MAX_ATTEMPTS;
-
-/** Whether another autoplay attempt is allowed (fewer than 3 in total). */
-export const canRetryAutoplay = (state: PlayerState) => autoplayRetryAllowed(state.autoplayAttempts);
 
 /**
  * Whether the video starts by itself once loaded: always after the visitor pressed Play on the poster,

@@ -1,5 +1,6 @@
 import { useEffect, useReducer, useRef, useState, type Dispatch, type RefObject, type SyntheticEvent } from 'react';
 import { toast } from '../../lib/toast';
+import { prefersReducedMotion } from '../../lib/motion';
 import { MSG } from '../../lib/messages';
 import {
   AUTOPLAY_RETRY_MS,
@@ -15,7 +16,6 @@ import {
   type PlayerAction,
 } from '../../lib/video-player';
 
-const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
 /**
  * Plays the video; each refusal counts in `failures` and, while retries are allowed, mutes it and tries
