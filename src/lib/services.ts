@@ -1,3 +1,4 @@
+import { CHAT_MODEL_COUNT } from './chat/models';
 import { VIDEO_DURATION_SECONDS } from './tool/video-modes';
 
 /**
@@ -36,7 +37,7 @@ export const services: readonly Service[] = [
   { href: '/ai-agent-development', navLabel: 'AI Agent Development', title: 'AI Agent Development', icon: 'bot',
     description: 'Custom agents that answer customers, qualify leads and run your workflows.' },
   { href: '/ai-agent-hub', navLabel: 'AI Agent Hub', title: 'AI Agent Hub', icon: 'messages', isNew: true,
-    description: 'Chat with research, writing and data-analysis agents across 19 AI models.' },
+    description: `Chat with research, writing and data-analysis agents across ${CHAT_MODEL_COUNT} AI models.` },
   { href: '/ai-implementation-session', navLabel: 'AI Implementation Session', title: 'AI Implementation Session', icon: 'calendar',
     description: 'A 90-minute working session that leaves you with a tailored AI plan.' },
   { href: '/image-restoration', navLabel: 'Image Restoration', title: 'Image Restoration & Creation', icon: 'image',

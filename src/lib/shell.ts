@@ -1,4 +1,5 @@
 import { $cartCount } from './cart-state';
+import { prefersReducedMotion } from './motion';
 import { THEME_STORAGE_KEY, applyTheme, nextTheme, parseTheme } from './theme';
 
 /**
@@ -91,8 +92,7 @@ function initDrawer(doc: Document): void {
       const target = doc.getElementById('newsletter-section');
       if (!target) return;
       event.preventDefault();
-      const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      target.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+      target.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' });
       target.querySelector<HTMLElement>('input:not([type=hidden]):not([tabindex="-1"]), iframe')?.focus({ preventScroll: true });
     }),
   );

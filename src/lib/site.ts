@@ -13,6 +13,11 @@ export interface PhoneLine {
   kind: 'general' | 'support' | 'canada' | 'spanish' | 'tech' | 'text';
 }
 
+/** The link a phone line opens: `sms:` for the text line, `tel:` otherwise, the number without spaces or dashes. */
+export function phoneHref(line: Pick<PhoneLine, 'number' | 'kind'>): string {
+  return `${line.kind === 'text' ? 'sms' : 'tel'}:${line.number.replace(/[^\d+]/g, '')}`;
+}
+
 const env = (import.meta as { env?: Record<string, string | undefined> }).env ?? {};
 const fromEnv = (name: string, fallback = ''): string => (env[name] ?? '').trim() || fallback;
 

@@ -1,6 +1,6 @@
 /**
- * Pure logic of the watermarked video player: slider clamping and snapping,
- * and the state machine the island drives from media events.
+ * Pure logic of the watermarked video player: slider clamping and snapping, the state machine the island
+ * drives from media events, and the rules read from it (autoplay, replay, data-state, controls, clock).
  */
 export const SEEK_MIN = 0;
 export const SEEK_MAX = 100;
@@ -10,6 +10,8 @@ export const VOLUME_MAX = 1;
 export const VOLUME_STEP = 0.1;
 export const CONTROLS_HIDE_MS = 3000;
 export const AUTOPLAY_MAX_ATTEMPTS = 3;
+/** Pause before another autoplay attempt after the browser refused one. */
+export const AUTOPLAY_RETRY_MS = 300;
 export const SHORT_VIDEO_SECONDS = 10;
 export const REPLAY_DELAY_MS = 500;
 
@@ -54,7 +56,6 @@ export interface PlayerState {
   duration: number;
   fullscreen: boolean;
   controlsVisible: boolean;
-  autoplayAttempts: number;
   /** Bumped by retry / URL change so the element reloads. */
   loadKey: number;
 }
@@ -69,7 +70,6 @@ export const initialPlayerState: PlayerState = {
   duration: 0,
   fullscreen: false,
   controlsVisible: true,
-  autoplayAttempts: 0,
   loadKey: 0,
 };
 
@@ -100,13 +100,13 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
     case 'error':
       return { ...state, loading: false, error: true, playing: false };
     case 'retry':
-      return { ...state, loading: true, error: false, playing: false, progress: 0, autoplayAttempts: 0, loadKey: state.loadKey + 1 };
+      return { ...state, loading: true, error: false, playing: false, progress: 0, loadKey: state.loadKey + 1 };
     case 'play':
       return { ...state, playing: true };
     case 'pause':
       return { ...state, playing: false, controlsVisible: true };
     case 'autoplayFailed':
-      return { ...state, playing: false, autoplayAttempts: state.autoplayAttempts + 1 };
+      return { ...state, playing: false };
     case 'time':
       return { ...state, progress: percentForTime(action.time, action.duration), duration: action.duration || state.duration };
     case 'seek':
@@ -132,11 +132,34 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
   }
 }
 
-/** Whether another autoplay attempt is allowed (fewer than 3 in total). */
-export const canRetryAutoplay = (state: PlayerState) => state.autoplayAttempts < AUTOPLAY_MAX_ATTEMPTS;
+/** Whether autoplay may be tried again after this many refusals (fewer than 3 in total). */
+export const autoplayRetryAllowed = (failures: number) => failures < AUTOPLAY_MAX_ATTEMPTS;
+
+/**
+ * Whether the video starts by itself once loaded: always after the visitor pressed Play on the poster,
+ * otherwise only for visitors who have not asked for less motion.
+ */
+export const shouldAutoplay = (startedByVisitor: boolean, reducedMotion: boolean) => startedByVisitor || !reducedMotion;
 
 /** Whether the clip restarts by itself after ending (clips under 10 s). */
 export const shouldReplay = (duration: number) => Number.isFinite(duration) && duration > 0 && duration < SHORT_VIDEO_SECONDS;
 
 /** Clicking the picture toggles play/pause, except while loading or in error. */
 export const canToggleByClick = (state: PlayerState) => !state.loading && !state.error;
+
+/** What the player is doing, as its `data-state` shows it once past the poster (which shows 'poster'). */
+export type PlayerPhase = 'error' | 'loading' | 'playing' | 'paused';
+
+export function playerPhase(state: PlayerState): PlayerPhase {
+  if (state.error) return 'error';
+  if (state.loading) return 'loading';
+  return state.playing ? 'playing' : 'paused';
+}
+
+/** The controls show whenever the video is not playing, and while playing until they time out. */
+export const controlsShown = (state: PlayerState) => state.controlsVisible || !state.playing;
+
+/** The seek position and the length as `m:ss`, for the seek slider's value text and the visible clock. */
+export function playbackClock(state: Pick<PlayerState, 'progress' | 'duration'>): { elapsed: string; total: string } {
+  return { elapsed: formatTime((state.progress / SEEK_MAX) * state.duration), total: formatTime(state.duration) };
+}

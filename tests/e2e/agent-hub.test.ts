@@ -6,7 +6,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
-import { newPage, useBrowser } from './harness';
+import { newPage, useBrowser, downloadBytes } from './harness';
+import { CHAT_MODEL_COUNT } from '../../src/lib/chat/models';
 import { CHAT_ERRORS } from '../../src/lib/chat/errors';
 import { MSG } from '../../src/lib/messages';
 
@@ -75,7 +76,7 @@ describe('agent hub', () => {
     const select = page.getByLabel('Model');
     await eventually(async () => expect(await select.isEnabled()).toBe(true));
     await eventually(async () => expect(await select.inputValue()).toBe('anthropic/claude-3-opus'));
-    expect(await select.locator('option').count()).toBe(19);
+    expect(await select.locator('option').count()).toBe(CHAT_MODEL_COUNT);
     await select.selectOption('openai/gpt-4o');
 
     // Advanced Settings: keyboard on the temperature slider, 0.7 -> 1.2.
@@ -157,7 +158,7 @@ describe('agent hub', () => {
       return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
     });
     expect(download.suggestedFilename()).toBe(`conversation-with-content-writer-${today}.txt`);
-    const text = await readFile((await download.path())!, 'utf8');
+    const text = (await downloadBytes(download)).toString('utf8');
     expect(text).toContain('You: Write a tagline');
     expect(text).toContain('Content Writer Agent: Here are **three** taglines.');
     expect(text).toContain('You: [photo.png] What is this?');

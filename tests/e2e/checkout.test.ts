@@ -7,7 +7,7 @@ import { getStorage } from '../../netlify/lib/storage';
 import { CART_STORAGE_KEY, type CartItem } from '../../src/lib/cart-state';
 import { MSG } from '../../src/lib/messages';
 import { seedCompleted } from '../integration/platform/helpers/seed';
-import { baseUrl, hydrated, newPage, useBrowser } from './harness';
+import { baseUrl, hydrated, newPage, useBrowser, downloadBytes } from './harness';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -77,7 +77,7 @@ describe('checkout', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), links.first().click()]);
     expect(download.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
-    expect(await readFile((await download.path())!)).toEqual(image.clean);
+    expect(await downloadBytes(download)).toEqual(image.clean);
 
     await page.reload();
     await summary.waitFor();

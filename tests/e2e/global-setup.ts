@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { startSiteServer } from '../../scripts/lib/server';
 import { startEmbeddedServices } from '../../scripts/embedded/services';
 import { TEST_HEALTH_SECRET } from '../support/operator-health';
+import { launchBrowserServer } from '../support/browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -14,6 +15,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     platformEnv: Record<string, string>;
+    /** The run's one Chromium: test files connect to it (harness.ts useBrowser). */
+    browserWsEndpoint: string;
   }
 }
 
@@ -35,9 +38,12 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-e2e-'));
   const services = await startEmbeddedServices({ dataDir });
   const server = await startSiteServer({ root, port: 0 });
+  const browser = await launchBrowserServer();
   project.provide('baseUrl', server.url);
   project.provide('platformEnv', { ...services.env });
+  project.provide('browserWsEndpoint', browser.wsEndpoint());
   return async () => {
+    await browser.close();
     await server.close();
     await services.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,9 @@
 import { inject, afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser, newPage as openPage, recordCspViolations } from '../support/browser';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContextOptions, Download, Page } from 'playwright-core';
+import { connectBrowser, newPage as openPage, recordCspViolations } from '../support/browser';
 
 /** Base URL of the server the e2e globalSetup started. */
 export const baseUrl = (): string => inject('baseUrl');
@@ -9,14 +12,14 @@ export const baseUrl = (): string => inject('baseUrl');
 const cspViolations: string[] = [];
 
 /**
- * One Chromium per test file, closed after it. Every test whose pages hit a Content-Security-Policy
- * violation fails: the production policy is served here, so a blocked script, style, image or upload
- * shows up in whichever flow meets it first.
+ * The run's one Chromium (started by the global setup), connected for this test file; every page opens in
+ * a fresh context. Every test whose pages hit a Content-Security-Policy violation fails: the production
+ * policy is served here, so a blocked script, style, image or upload shows up in whichever flow meets it first.
  */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await connectBrowser(inject('browserWsEndpoint'));
   });
   afterAll(async () => {
     await browser?.close();
@@ -50,4 +53,19 @@ export async function hydrated(page: Page, selector: string): Promise<void> {
     const element = document.querySelector(sel), island = element?.closest('astro-island');
     return !!island && !island.hasAttribute('ssr') && Object.keys(element!).some((key) => key.startsWith('__reactFiber$'));
   }, selector);
+}
+
+/**
+ * The bytes of a finished download. The browser is shared over a connection (useBrowser), so Playwright
+ * keeps no local path for downloads: they are copied out with saveAs.
+ */
+export async function downloadBytes(download: Download): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'lumora-download-'));
+  try {
+    const file = path.join(dir, download.suggestedFilename() || 'download');
+    await download.saveAs(file);
+    return await readFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -7,12 +7,6 @@ const dist = path.resolve(import.meta.dirname, '../../dist');
 /** Absolute links to the site's own origin (canonical URLs, RSS items) must resolve like relative ones. */
 const siteOrigin = new URL(site.url).origin;
 
-/**
- * Routes that later issues build. Internal links to them may dangle until those issues land; the list
- * must only ever shrink. Everything else linked from the built site must exist.
- */
-const NOT_YET_BUILT = new Set<string>(['/image-video-transformation']);
-
 async function builtFiles(dir: string, extension: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries.filter((e) => e.isFile() && e.name.endsWith(extension)).map((e) => path.join(e.parentPath, e.name));
@@ -38,14 +32,13 @@ async function broken(raw: string[], from: string): Promise<string[]> {
     if (/^https?:/.test(target) && new URL(target).origin !== siteOrigin) continue;
     const url = new URL(target, 'http://site.local/' + from);
     if (url.pathname.startsWith('/api/')) continue;
-    if (NOT_YET_BUILT.has(url.pathname)) continue;
     if (!(await resolves(url.pathname))) found.push(`${from} → ${target}`);
   }
   return found;
 }
 
 describe('internal links in the built site', () => {
-  it('lead to existing pages or files (apart from routes later issues add)', async () => {
+  it('lead to existing pages or files', async () => {
     const files = await builtFiles(dist, '.html');
     expect(files.length).toBeGreaterThan(3);
     const problems: string[] = [];

@@ -15,7 +15,7 @@ import { INLINE_UPLOAD_MAX_BYTES } from '../../src/lib/tool/constants';
 import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
 import { greyPhoto } from '../integration/tool/helpers';
 import { postgresAvailability } from '../support/debian-postgres';
-import { newPage, useBrowser } from './harness';
+import { newPage, useBrowser, downloadBytes } from './harness';
 import { startProductionSite, type ProductionSite } from './production-site';
 import { checkoutAndDownload, openImageTab, openVideoTab, pixelDifference, toast } from './tool-page';
 import { operatorHeaders } from '../support/operator-health';
@@ -144,7 +144,7 @@ describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Sup
 
     // The preview download follows the stable route's redirect to Storage (a cross-origin fetch).
     const [preview] = await Promise.all([page.waitForEvent('download'), result.getByRole('button', { name: 'Download' }).click()]);
-    const previewBytes = await readFile((await preview.path())!);
+    const previewBytes = await downloadBytes(preview);
     await toast(page, MSG.imageDownloaded);
 
     await result.getByRole('button', { name: /Add to Cart/ }).click();

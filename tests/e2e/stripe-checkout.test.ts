@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -8,7 +7,7 @@ import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
 import { CART_STORAGE_KEY, type CartItem } from '../../src/lib/cart-state';
 import { FakeStripe } from '../support/fake-stripe';
 import { seedCompleted } from '../integration/platform/helpers/seed';
-import { hydrated, newPage, useBrowser } from './harness';
+import { hydrated, newPage, useBrowser, downloadBytes } from './harness';
 
 // A real purchase with PAYMENTS=stripe in Chromium: the product's own server (same modules as `npm start`)
 // on the e2e database, the official stripe library pointed at a local stand-in whose hosted page has a
@@ -79,7 +78,7 @@ describe('checkout with Stripe', () => {
 
     const link = summary.getByRole('link', { name: 'Download image' });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    expect(await readFile((await download.path())!)).toEqual(image.clean);
+    expect(await downloadBytes(download)).toEqual(image.clean);
     await expect(page.evaluate((key) => localStorage.getItem(key), CART_STORAGE_KEY)).resolves.toBe('[]');
     await context.close();
   });

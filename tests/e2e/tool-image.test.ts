@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -14,7 +13,7 @@ import { site } from '../../src/lib/site';
 import { DAMAGED, colourScene, damageContrast, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
 import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
 import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
-import { newPage, useBrowser } from './harness';
+import { newPage, useBrowser, downloadBytes } from './harness';
 import { checkoutAndDownload, openImageTab, pixelDifference, toast } from './tool-page';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
@@ -181,7 +180,7 @@ describe('transformation tool: image', () => {
     // Watermarked preview download before purchase.
     const [preview] = await Promise.all([page.waitForEvent('download'), result.getByRole('button', { name: 'Download' }).click()]);
     expect(preview.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
-    const previewBytes = await readFile((await preview.path())!);
+    const previewBytes = await downloadBytes(preview);
     await toast(page, MSG.imageDownloaded);
 
     await result.getByRole('button', { name: /Add to Cart \(\$1\.99\)/ }).click();
@@ -221,7 +220,7 @@ describe('transformation tool: image', () => {
     await expect(again.getByRole('button', { name: /Add to Cart/ }).count()).resolves.toBe(0);
     const [fromTool] = await Promise.all([page.waitForEvent('download'), again.getByRole('button', { name: 'Download' }).click()]);
     expect(fromTool.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
-    expect((await readFile((await fromTool.path())!)).equals(clean)).toBe(true);
+    expect((await downloadBytes(fromTool)).equals(clean)).toBe(true);
     await toast(page, MSG.imageDownloaded);
     await context.close();
   }, 300_000);

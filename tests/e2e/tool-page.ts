@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { baseUrl, hydrated } from './harness';
+import { baseUrl, hydrated, downloadBytes } from './harness';
 
 /** The transformation tool page as the browser tests drive it. `site` is the server's URL (the e2e one by default). */
 export async function openImageTab(page: Page, site = baseUrl()) {
@@ -45,5 +44,5 @@ export async function checkoutAndDownload(page: Page, kind: 'image' | 'video'): 
   await summary.waitFor();
   const link = summary.getByRole('link', { name: kind === 'image' ? /^Download image$/ : /^Download video$/ });
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-  return { bought: await readFile((await download.path())!), paymentId: new URL(page.url()).searchParams.get('order')! };
+  return { bought: await downloadBytes(download), paymentId: new URL(page.url()).searchParams.get('order')! };
 }

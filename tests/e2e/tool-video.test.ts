@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -8,7 +7,7 @@ import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { greyPhoto } from '../integration/tool/helpers';
-import { newPage, useBrowser } from './harness';
+import { newPage, useBrowser, downloadBytes } from './harness';
 import { checkoutAndDownload, openVideoTab, toast } from './tool-page';
 
 // The video flow in Chromium: upload → generate with visible progress → play → cart → checkout → clean MP4.
@@ -102,7 +101,7 @@ describe('transformation tool: video', () => {
 
     const [preview] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download' }).click()]);
     expect(preview.suggestedFilename()).toMatch(/^generated-video-\d+\.mp4$/);
-    const previewBytes = await readFile((await preview.path())!);
+    const previewBytes = await downloadBytes(preview);
 
     await panel.getByRole('button', { name: /Add to Cart \(\$4\.99\)/ }).click();
     await toast(page, MSG.cartVideoAdded);

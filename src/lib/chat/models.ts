@@ -1,6 +1,6 @@
 /**
- * The chat models offered in the hub (19 models, a large Anthropic model by default, six
- * free ones) with OpenRouter ids. `vision` marks the only models that receive images.
+ * The chat models offered in the hub (a large Anthropic model by default, six free ones) with OpenRouter
+ * ids; copy that counts them reads CHAT_MODEL_COUNT. `vision` marks the only models that receive images.
  */
 export type Speed = 'Fast' | 'Medium' | 'Slow';
 export type Quality = 'Excellent' | 'Very good' | 'Good';
@@ -38,6 +38,9 @@ export const CHAT_MODELS = [
 ] as const satisfies readonly ChatModel[];
 
 export type ChatModelId = (typeof CHAT_MODELS)[number]['id'];
+
+/** How many models the hub offers, for page copy (never written out by hand). */
+export const CHAT_MODEL_COUNT = CHAT_MODELS.length;
 
 export const MODEL_IDS = CHAT_MODELS.map((m) => m.id) as [ChatModelId, ...ChatModelId[]];
 

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   AUTOPLAY_MAX_ATTEMPTS,
-  canRetryAutoplay,
+  autoplayRetryAllowed,
   canToggleByClick,
   clampSnap,
+  controlsShown,
   formatTime,
   initialPlayerState,
   percentForTime,
+  playbackClock,
+  playerPhase,
   playerReducer,
+  shouldAutoplay,
   shouldReplay,
   snapSeek,
   snapVolume,
@@ -84,19 +88,52 @@ describe('video player state', () => {
     expect(canToggleByClick(run([{ type: 'loaded', duration: 5 }]))).toBe(true);
   });
 
-  it('autoplay is retried fewer than 3 times', () => {
-    let s = initialPlayerState;
+  it('autoplay is tried at most 3 times, and a refusal leaves the video paused', () => {
     let tries = 0;
-    while (canRetryAutoplay(s)) {
-      s = playerReducer(s, { type: 'autoplayFailed' });
-      tries++;
-    }
+    while (autoplayRetryAllowed(tries)) tries++;
     expect(tries).toBe(AUTOPLAY_MAX_ATTEMPTS);
     expect(AUTOPLAY_MAX_ATTEMPTS).toBeLessThanOrEqual(3);
+    expect(playerReducer({ ...initialPlayerState, playing: true }, { type: 'autoplayFailed' }).playing).toBe(false);
+  });
+
+  it('after a refused autoplay the player tries again until 3 refusals', () => {
+    expect([0, 1, 2, 3, 4].map(autoplayRetryAllowed)).toEqual([true, true, true, false, false]);
+  });
+
+  it('starts by itself only when the visitor pressed Play or has not asked for less motion', () => {
+    expect(shouldAutoplay(false, false)).toBe(true);
+    expect(shouldAutoplay(false, true)).toBe(false);
+    expect(shouldAutoplay(true, true)).toBe(true);
+    expect(shouldAutoplay(true, false)).toBe(true);
   });
 
   it('a URL change resets but keeps the volume choice', () => {
     const s = run([{ type: 'volume', volume: 0.5 }, { type: 'loaded', duration: 5 }, { type: 'time', time: 2, duration: 5 }, { type: 'reset' }]);
     expect(s).toMatchObject({ loading: true, progress: 0, volume: 0.5 });
+  });
+});
+
+describe('video player display', () => {
+  it('its data-state: an error wins over loading, then playing or paused', () => {
+    expect(playerPhase(initialPlayerState)).toBe('loading');
+    expect(playerPhase(run([{ type: 'error' }]))).toBe('error');
+    expect(playerPhase({ ...initialPlayerState, error: true, loading: true })).toBe('error');
+    expect(playerPhase(run([{ type: 'loaded', duration: 5 }]))).toBe('paused');
+    expect(playerPhase(run([{ type: 'loaded', duration: 5 }, { type: 'play' }]))).toBe('playing');
+    expect(playerPhase(run([{ type: 'loaded', duration: 5 }, { type: 'play' }, { type: 'pause' }]))).toBe('paused');
+  });
+
+  it('the controls show unless the video plays with them timed out', () => {
+    const playing = run([{ type: 'loaded', duration: 5 }, { type: 'play' }]);
+    expect(controlsShown(playing)).toBe(true);
+    expect(controlsShown(playerReducer(playing, { type: 'hideControls' }))).toBe(false);
+    expect(controlsShown({ ...initialPlayerState, controlsVisible: false })).toBe(true);
+  });
+
+  it('the clock reads the seek position against the length', () => {
+    expect(playbackClock(initialPlayerState)).toEqual({ elapsed: '0:00', total: '0:00' });
+    expect(playbackClock(run([{ type: 'loaded', duration: 75 }, { type: 'time', time: 61.9, duration: 75 }]))).toEqual({ elapsed: '1:01', total: '1:15' });
+    expect(playbackClock(run([{ type: 'loaded', duration: 5 }, { type: 'ended' }]))).toEqual({ elapsed: '0:05', total: '0:05' });
+    expect(playbackClock({ progress: 50, duration: Number.NaN })).toEqual({ elapsed: '0:00', total: '0:00' });
   });
 });
