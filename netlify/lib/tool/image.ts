@@ -95,7 +95,7 @@ export async function processImage(upload: Buffer, opts: { model: ImageModel; pr
       restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, inspected: true, originalViewSide: PREVIEW_MAX_SIDE }),
     ).finally(() => clearInterval(heartbeat));
     // The browser shows the original beside the result: a bounded JPEG (TIFF does not display in
-    // browsers, and a 15 MB original would be slow to load). The stored original stays untouched.
+    // browsers, and a 15 MB original would be slow to load). The stored original keeps its full size.
     await storage.put(paths.originalView(t.id), result.originalView!, 'image/jpeg');
     written.push(paths.originalView(t.id));
     const preview = await makePreview(result.image, t.id);
