@@ -8,6 +8,7 @@ import sitemap from '@astrojs/sitemap';
 import netlify from '@astrojs/netlify';
 import tailwindcss from '@tailwindcss/vite';
 import { astroCsp, headersFile, policyInputs } from './netlify/lib/security-headers.ts';
+import { contentEditor } from './scripts/lib/content-editor.ts';
 
 // The variables the pages are built with: the environment over .env, as the pages' import.meta.env sees them.
 const env = { ...loadEnv(process.env.NODE_ENV === 'development' ? 'development' : 'production', process.cwd(), ''), ...process.env };
@@ -27,12 +28,14 @@ export default defineConfig({
   integrations: [
     react(),
     mdx(),
-    sitemap({ filter: (page) => !/\/(404|checkout\/)/.test(page) }),
+    sitemap({ filter: (page) => !/\/(404|checkout\/|admin(\/|$))/.test(page) }),
     {
       // The headers a <meta> cannot carry, for Netlify and for `npm start` alike (both read dist/_headers).
       name: 'lumora:security-headers',
       hooks: { 'astro:build:done': ({ dir }) => writeFile(new URL('_headers', dir), headersFile()) },
     },
+    // The content editor at /admin (on-demand routes in src/pages/admin/): its bundle and its dev-server file API.
+    contentEditor(),
   ],
   vite: { plugins: [tailwindcss()] },
   prefetch: false,
