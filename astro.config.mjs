@@ -10,6 +10,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { astroCsp, headersFile, policyInputs } from './netlify/lib/security-headers.ts';
 import { writeDeployRecord } from './netlify/lib/deploy.ts';
 import { buildDeploy, canonicalSiteUrl } from './src/lib/deploy-context.ts';
+import { contentEditor } from './scripts/lib/content-editor.ts';
 
 // The variables the pages are built with: the environment over .env, as the pages' import.meta.env sees them.
 const env = { ...loadEnv(process.env.NODE_ENV === 'development' ? 'development' : 'production', process.cwd(), ''), ...process.env };
@@ -32,7 +33,7 @@ export default defineConfig({
   integrations: [
     react(),
     mdx(),
-    sitemap({ filter: (page) => !/\/(404|checkout\/)/.test(page) }),
+    sitemap({ filter: (page) => !/\/(404|checkout\/|admin(\/|$))/.test(page) }),
     {
       // The headers a <meta> cannot carry, for Netlify and for `npm start` alike (both read dist/_headers).
       name: 'lumora:security-headers',
@@ -43,6 +44,8 @@ export default defineConfig({
       name: 'lumora:deploy-record',
       hooks: { 'astro:build:done': () => writeDeployRecord(process.cwd(), env) },
     },
+    // The content editor at /admin (on-demand routes in src/pages/admin/): its bundle and its dev-server file API.
+    contentEditor(),
   ],
   vite: { plugins: [tailwindcss()] },
   prefetch: false,

@@ -9,7 +9,8 @@ import { stopOnSignal } from './lib/shutdown';
 /**
  * `npm run dev`: Astro's dev server (hot reload for pages, islands and content) with the functions served
  * as `npm start` serves them — built once, kept warm, rebuilt when a function's sources change — and the
- * embedded database and storage unless DATABASE_URL / SUPABASE_* point elsewhere.
+ * embedded database and storage unless DATABASE_URL / SUPABASE_* point elsewhere. The content editor is at
+ * /admin, writing to src/content/ (scripts/lib/content-editor.ts).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,10 +24,13 @@ const services = process.env.DATABASE_URL
       console.error(`\n  Could not start the embedded database: ${error.message}\n`);
       process.exit(1);
     });
-const functions = await startFunctions({ root, watch: true });
+// Built apart from `npm start`'s copy (.netlify/functions-local), so the two can run side by side.
+const functions = await startFunctions({ root, watch: true, outDir: path.join(root, '.netlify/functions-dev') });
 
 const server = await dev({
   root,
+  // PORT picks the port (as for `npm start`); without it Astro's default, 4321, or the next free one.
+  ...(process.env.PORT && { server: { port: Number(process.env.PORT) } }),
   integrations: [
     {
       name: 'lumora:functions',

@@ -91,6 +91,18 @@ async function frameworkFunctionDirs(root: string): Promise<string[]> {
 }
 
 /**
+ * Zips the functions the last `astro build` left in .netlify/v1/functions (the server function of the on-demand
+ * routes: the content editor's /admin and its GitHub sign-in) as a deploy zips them; none without a build.
+ */
+export async function bundleFrameworkFunctions(root: string, outDir: string): Promise<DeployBundle[]> {
+  const dirs = await frameworkFunctionDirs(root);
+  if (!dirs.length) return [];
+  const { config } = await netlifyFunctionsConfig(root);
+  const results = await zipFunctions(dirs, outDir, { basePath: root, repositoryRoot: root, config, parallelLimit: 2 });
+  return Promise.all(results.map((r) => measure(root, r)));
+}
+
+/**
  * Zips `names` (default: every function, with those a build left in .netlify/v1/functions) into `outDir`
  * the way a Netlify deploy does, and measures each.
  */

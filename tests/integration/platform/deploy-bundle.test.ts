@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForDeploy, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/lib/functions/deploy';
+import { bundleForDeploy, bundleFrameworkFunctions, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/lib/functions/deploy';
 
 // Every function zipped exactly as a Netlify deploy zips them (Netlify's bundler, netlify.toml's settings),
 // by the Node this test runs on: the `node` dev dependency's binary, as on a fresh install. What ships must
@@ -17,9 +17,18 @@ const functionNames = (await readdir(path.join(root, 'netlify/functions')))
   .filter((f) => f.endsWith('.mts'))
   .map((f) => f.slice(0, -'.mts'.length));
 
+// The server function @astrojs/netlify writes for the on-demand routes (the content editor's /admin and GitHub
+// sign-in) exists only after `astro build`. It is measured from the build `npm test` has just made (Vitest runs
+// the e2e project's global setup, an `astro build`, before any test file), so this gate adds no build of its own;
+// run alone without a build (or after `astro check`/`astro dev`, which empty it), its checks are skipped
+// (`npx astro build` first).
+const built = (await readdir(path.join(root, '.netlify/v1/functions'), { recursive: true, withFileTypes: true }).catch(() => [])).some((e) => e.isFile());
+let framework: DeployBundle[] = [];
+
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'lumora-deploy-test-'));
   bundles = new Map((await bundleForDeploy(root, outDir, functionNames)).map((b) => [b.name, b]));
+  framework = await bundleFrameworkFunctions(root, path.join(outDir, 'framework'));
 });
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
@@ -29,6 +38,13 @@ const shipped = (name: string) => {
   // npm packages the bundler traced but netlify.toml excludes are in `inputs` and not in the archive.
   return [...bundle.inputs.filter((p) => !p.startsWith('node_modules/')), ...bundle.files.map((f) => f.path)];
 };
+
+function expectWithinBudget({ zippedBytes, unzippedBytes, files }: DeployBundle): void {
+  const MB = 1024 * 1024;
+  const largest = files.toSorted((a, b) => b.bytes - a.bytes).slice(0, 3).map((f) => `${f.path} ${(f.bytes / MB).toFixed(1)} MB`);
+  expect(zippedBytes / MB, `zipped; largest files: ${largest.join(', ')}`).toBeLessThanOrEqual(FUNCTION_BUDGET.zippedBytes / MB);
+  expect(unzippedBytes / MB, `unzipped; largest files: ${largest.join(', ')}`).toBeLessThanOrEqual(FUNCTION_BUDGET.unzippedBytes / MB);
+}
 
 const NOT_FOR_PRODUCTION: Array<[string, RegExp]> = [
   ['PGlite', /@electric-sql\/pglite/],
@@ -51,11 +67,7 @@ describe('function bundles for a Netlify deploy', () => {
   });
 
   it.each(functionNames)('%s fits the budget (40 MB zipped, 200 MB unzipped)', (name) => {
-    const { zippedBytes, unzippedBytes, files } = bundles.get(name)!;
-    const MB = 1024 * 1024;
-    const largest = files.toSorted((a, b) => b.bytes - a.bytes).slice(0, 3).map((f) => `${f.path} ${(f.bytes / MB).toFixed(1)} MB`);
-    expect(zippedBytes / MB, `zipped; largest files: ${largest.join(', ')}`).toBeLessThanOrEqual(FUNCTION_BUDGET.zippedBytes / MB);
-    expect(unzippedBytes / MB, `unzipped; largest files: ${largest.join(', ')}`).toBeLessThanOrEqual(FUNCTION_BUDGET.unzippedBytes / MB);
+    expectWithinBudget(bundles.get(name)!);
   });
 
   it('never ships the Node binary the bundler itself runs on', () => {
@@ -82,5 +94,22 @@ describe('function bundles for a Netlify deploy', () => {
     // Health runs `ffmpeg -version` to report whether the video tool works.
     expect(health).toContain('node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
     expect(health.some((p) => p.startsWith('netlify/lib/image/reference/'))).toBe(false);
+  });
+});
+
+describe.skipIf(!built)('the server function of a site build (on-demand routes: the content editor)', () => {
+  it('was built, and fits the budget (40 MB zipped, 200 MB unzipped)', () => {
+    expect(framework.map((b) => b.name)).toEqual(['ssr']);
+    for (const bundle of framework) expectWithinBudget(bundle);
+  });
+
+  it('ships neither the dev server’s file API nor an image resizer', () => {
+    // decap-server and Express serve the editor's local files under `npm run dev` only; the build answers /_image
+    // with a 404 (src/editor/image-endpoint.ts), so sharp and its native library stay out.
+    const packages = /node_modules\/(decap-server|express|sharp|@img|decap-cms-[a-z-]+)\//;
+    for (const bundle of framework) expect(bundle.files.map((f) => f.path).filter((p) => packages.test(p)), bundle.name).toEqual([]);
+    for (const bundle of framework) {
+      for (const [what, pattern] of NOT_FOR_PRODUCTION) expect(bundle.files.filter((f) => pattern.test(f.path)), what).toEqual([]);
+    }
   });
 });
