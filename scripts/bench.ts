@@ -4,6 +4,8 @@
  * the fixtures are absent). Video: time to a finished 5-s 720p video and peak memory. Server: the local
  * server's request overhead (function calls after the first, one 1 MP restore through the API). Deploy: each
  * Netlify function's zipped and unzipped bundle size against Netlify's limits (`npm run bench:deploy`).
+ * Hardening: the security review's probes over HTTP (watermark inversion, the heal flood's refusal time, a
+ * cross-site checkout, 40 checkouts from one client, location data in a served original).
  * `--quick` runs fewer sizes and repetitions; `--only=cat,parrot` scores just those fixtures.
  */
 import path from 'node:path';
@@ -12,13 +14,15 @@ import { benchImage, onlyFlag } from '../bench/image';
 import { benchVideo } from '../bench/video';
 import { benchLocalServer } from '../bench/local-server';
 import { benchDeploy } from '../bench/deploy';
+import { benchHardening } from '../bench/hardening';
 
 const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => a === 'image' || a === 'video' || a === 'server' || a === 'deploy');
+const only = process.argv.find((a) => ['image', 'video', 'server', 'deploy', 'hardening'].includes(a));
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
 if (!only || only === 'video') report.video = await benchVideo(quick ? 2 : 5);
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
+if (!only || only === 'hardening') report.hardening = await benchHardening();
 if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 console.log(JSON.stringify(report, null, 2));

@@ -6,12 +6,14 @@ import { errorJson, HttpError, json, parseWith, readJson, requireMethod, withErr
 import { readPaymentsConfig } from '../lib/payments/config';
 import { deployOrigin } from '../lib/deploy';
 import { stripeCheckout } from '../lib/payments/checkout';
+import { clientId } from '../lib/client-identity';
 
 // POST /api/checkout { items: [{ transformationId } | { packageId }], idempotencyKey, email? } — prices come
 // from the database only; `confirmation` says what happened to the e-mailed confirmation (address masked).
 // PAYMENTS=demo: a completed demonstration payment with its downloads. PAYMENTS=stripe: a pending payment
-// and the Stripe Checkout URL to send the browser to; the webhook completes it.
-export default withErrors(async (req: Request) => {
+// and the Stripe Checkout URL to send the browser to; the webhook completes it. New orders per client are
+// limited (CHECKOUT_LIMIT) in both modes.
+export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
   const input = parseWith(checkoutRequestSchema, await readJson(req));
   const payments = readPaymentsConfig();
@@ -19,7 +21,8 @@ export default withErrors(async (req: Request) => {
     console.error(`[payments] checkout refused: ${payments.problem}`);
     return errorJson(503, payments.liveKeyOutsideProduction ? MSG.paymentsLiveOnPreview : MSG.paymentsUnavailable);
   }
-  const result = payments.mode === 'stripe' ? await stripeCheckout(input, payments.stripe, stripeReturnOrigin()) : await demoCheckout(input);
+  const client = clientId(context);
+  const result = payments.mode === 'stripe' ? await stripeCheckout(input, payments.stripe, stripeReturnOrigin(), client) : await demoCheckout(input, client);
   return json({
     success: true,
     paymentId: result.paymentId,

@@ -1,19 +1,21 @@
 import type { Config } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
 import { errorJson, parseWith, pathAfter, requireMethod, withErrors } from '../lib/http';
-import { downloadFilename, purchasedTransformation } from '../lib/orders/order';
+import { downloadFilename, soldTransformation } from '../lib/orders/order';
 import { transformationIdSchema } from '../lib/orders/schemas';
-import { isValidDownloadToken } from '../lib/orders/tokens';
+import { downloadTokenPayment } from '../lib/orders/tokens';
 import { contentTypeFor, getStorage } from '../lib/storage';
 
 // GET /api/downloads/{transformationId}?token=… — the clean, unwatermarked file of a purchased item.
-// The token is the per-item HMAC handed out with the order (it does not expire); it only works while the
-// item belongs to a completed payment. The success page and the tool's Download button both use it.
+// The token names the payment that sold the item and is signed for that payment and item (it does not
+// expire); it works only while that payment is completed and sells the item, so a refund, a dispute or a
+// duplicate payment gives nothing. The success page and the tool's Download button both use it.
 export default withErrors(async (req: Request) => {
   requireMethod(req, 'GET', 'HEAD');
   const id = parseWith(transformationIdSchema, pathAfter(req, '/api/downloads/'));
   const token = new URL(req.url).searchParams.get('token');
-  const item = isValidDownloadToken(id, token) ? await purchasedTransformation(id) : null;
+  const paymentId = downloadTokenPayment(id, token);
+  const item = paymentId ? await soldTransformation(paymentId, id) : null;
   if (!item?.resultPath) return errorJson(403, MSG.downloadForbidden);
   const bytes = await getStorage().get(item.resultPath);
   if (!bytes) return errorJson(404, 'The file for this item is missing. Please contact support.');

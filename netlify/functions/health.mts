@@ -1,24 +1,28 @@
 import type { Config } from '@netlify/functions';
-import { cspHealth, platformHealth } from '../lib/health';
-import { withErrors } from '../lib/http';
+import { cspHealth, isOperatorRequest, platformHealth } from '../lib/health';
+import { json, requireMethod, withErrors } from '../lib/http';
 import { videoHealth } from '../lib/tool';
 import { chatHealth } from '../lib/chat/config';
 import { paymentsHealth } from '../lib/payments/config';
+import type { PublicHealth } from '../../src/lib/health';
 
-// Liveness plus which adapters are active, so an operator (and the tool page) can see what the deploy runs on,
-// and whether the pages' Content-Security-Policy lets the browser reach the configured storage.
-export default withErrors(async () => {
-  const [platform, video, csp] = await Promise.all([platformHealth(), videoHealth(), cspHealth()]);
-  return Response.json({
-    ok: true,
-    service: 'lumora-ai',
-    time: new Date().toISOString(),
-    platform,
-    payments: paymentsHealth(),
-    chat: chatHealth(),
-    csp,
-    ...video,
-  });
+// GET /api/health — public: whether the site works (200, or 503 when its database does not answer) and what
+// the pages need (video available, payment mode), nothing about the configuration (src/lib/health.ts). With
+// `Authorization: Bearer <HEALTH_SECRET>` the operator also gets the details: which adapters are active, what
+// is wrong with payments or chat, and whether the pages' policy lets the browser reach the storage.
+export default withErrors(async (req: Request) => {
+  requireMethod(req, 'GET', 'HEAD');
+  const [platform, video] = await Promise.all([platformHealth(), videoHealth()]);
+  const payments = paymentsHealth();
+  const status = platform.ok ? 200 : 503;
+  if (!isOperatorRequest(req)) {
+    const answer: PublicHealth = { ok: platform.ok, video: { available: video.video.available }, payments: { mode: payments.mode } };
+    return json(answer, status);
+  }
+  return json(
+    { ok: platform.ok, service: 'lumora-ai', time: new Date().toISOString(), platform, payments, chat: chatHealth(), csp: await cspHealth(), ...video },
+    status,
+  );
 });
 
 export const config: Config = { path: '/api/health' };

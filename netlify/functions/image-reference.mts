@@ -25,6 +25,6 @@ export default withErrors(async (req: Request, context: unknown) => {
   if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.referenceMissing);
   await enforceToolLimit('hints', context);
   return json(await applyReference(id, Buffer.from(await file.arrayBuffer())));
-});
+}, { accepts: ['multipart', 'none'] });
 
 export const config: Config = { path: '/api/transformations/:id/reference' };

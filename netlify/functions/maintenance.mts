@@ -1,11 +1,12 @@
 import type { Config } from '@netlify/functions';
 import { runMaintenance } from '../lib/tool/maintenance';
 
-// Scheduled (no public path): fails jobs whose worker died, deletes expired uploads and unbought results.
+// Scheduled (no public path): fails jobs whose worker died, expires unused uploads and unpaid checkouts,
+// deletes unbought results and old rate-limit windows.
 // See netlify/lib/tool/maintenance.ts.
 export default async () => {
   const done = await runMaintenance();
-  if (done.staleJobsFailed + done.uploadsExpired + done.resultsExpired) console.log('[maintenance]', JSON.stringify(done));
+  if (Object.values(done).some((n) => n > 0)) console.log('[maintenance]', JSON.stringify(done));
   return new Response(null, { status: 204 });
 };
 

@@ -17,6 +17,8 @@ export default withErrors((req: Request, context?: Context) =>
       return MSG.newsletterSubscribed;
     },
   }),
+  // A plain HTML form posts from the page without JavaScript: no JSON, no guard (see submitForm).
+  { accepts: false },
 );
 
 export const config: Config = { path: '/api/newsletter' };

@@ -33,6 +33,6 @@ export default withErrors(async (req: Request, context: unknown) => {
   } finally {
     await discardUpload(uploadId);
   }
-});
+}, { accepts: ['json', 'multipart'] });
 
 export const config: Config = { path: '/api/process-image' };

@@ -20,6 +20,6 @@ export default withErrors(async (req: Request) => {
   const event = verifyEvent(await readBytes(req, WEBHOOK_BODY_LIMIT), req.headers.get('stripe-signature'), payments.stripe);
   const outcome = await applyStripeEvent(event, payments.stripe);
   return json({ received: true, ...outcome });
-});
+}, { accepts: false }); // Stripe's servers post here: the signature, not the origin, proves the sender.
 
 export const config: Config = { path: '/api/stripe-webhook' };

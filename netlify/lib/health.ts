@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { query } from './db';
 import { storageKind } from './storage';
 import { pagePolicies, policyInputs, storageDirectivesMissing } from './security-headers';
@@ -67,4 +68,19 @@ export async function cspHealth(env: Record<string, string | undefined> = proces
   } catch (error) {
     return { storageOrigin: storage, storageOriginAllowed: null, missing: [], checked: `${page} could not be read: ${(error as Error).message}` };
   }
+}
+
+/** The operator's secret for health details, when set well enough to be one (16 characters or more). */
+function healthSecret(env: Record<string, string | undefined>): string | null {
+  const secret = env.HEALTH_SECRET?.trim() ?? '';
+  return secret.length >= 16 ? secret : null;
+}
+
+/** Whether the request carries the operator's HEALTH_SECRET as a bearer token (compared in constant time). */
+export function isOperatorRequest(req: Request, env: Record<string, string | undefined> = process.env): boolean {
+  const secret = healthSecret(env);
+  const given = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim();
+  if (!secret || !given) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(secret));
 }

@@ -4,14 +4,15 @@ import { readCapped } from './read-capped';
 import { SigningNotConfiguredError } from './signing';
 import { StorageNotConfiguredError } from './storage/errors';
 import { API_HEADERS } from './security-headers';
-import { isPreviewDeploy, rememberPlatformContext } from './deploy';
+import { deployOrigin, isPreviewDeploy, rememberPlatformContext } from './deploy';
 import { MSG } from '../../src/lib/messages';
-import { NOINDEX_HEADER } from '../../src/lib/deploy-context';
+import { firstOrigin, NOINDEX_HEADER } from '../../src/lib/deploy-context';
+import { IMAGE_TYPES } from '../../src/lib/tool/constants';
 
 /**
- * Shared pieces of every handler: JSON answers in the `{ success: false, error }` shape, body reading
- * with a streaming size cap, zod parsing, one error-to-status mapping, and the security headers of every
- * answer (`withErrors`).
+ * Shared pieces of every handler: the request guard of every state-changing request, JSON answers in the
+ * `{ success: false, error }` shape, body reading with a streaming size cap, zod parsing, one
+ * error-to-status mapping, and the security headers of every answer (`withErrors`).
  */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -111,17 +112,98 @@ export function withSecurityHeaders(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-type Handler<C> = (req: Request, context: C) => Promise<Response>;
+// ——— The request guard ———
 
 /**
- * Every function's default export goes through this: thrown errors become answers, every answer gets the
- * security headers. Netlify's `context` tells which deploy this is (production, preview …).
+ * The bodies a state-changing endpoint takes: `json` (application/json), `multipart` (a file from the
+ * page), `upload` (the raw bytes of a photo, as a signed upload sends them) or `none` (no body, e.g. DELETE).
  */
-export function withErrors<C = unknown>(handler: Handler<C>): (req: Request, context?: C) => Promise<Response> {
+export type BodyKind = 'json' | 'multipart' | 'upload' | 'none';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const UPLOAD_TYPES: readonly string[] = IMAGE_TYPES;
+
+/** The request's media type, lower case, without parameters ('' when none was sent). */
+const mediaType = (req: Request) => (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * The origins this site answers on: the request's own, the deploy's address and the public site address.
+ * `extra` adds one an endpoint knows of (the chat's configured site URL).
+ */
+function siteOrigins(req: Request, extra: readonly string[] = []): string[] {
+  const env = process.env;
+  const known = [new URL(req.url).origin, deployOrigin(env), firstOrigin(env, ['PUBLIC_SITE_URL']), firstOrigin(env, ['URL'])];
+  for (const url of extra) known.push(firstOrigin({ url }, ['url']));
+  return known.filter((origin): origin is string => !!origin);
+}
+
+/**
+ * Whether a browser says this request comes from one of this site's own pages. Sec-Fetch-Site decides
+ * when present (only `same-origin` passes: a sibling subdomain is another site); else Origin must be one of
+ * the site's. A request with neither comes from no browser (curl, the server's own job trigger), so it
+ * cannot carry a visitor's browser into an action they did not choose.
+ */
+export function isSameOrigin(req: Request, extraOrigins: readonly string[] = []): boolean {
+  const fetchSite = req.headers.get('sec-fetch-site');
+  if (fetchSite) return fetchSite.trim().toLowerCase() === 'same-origin';
+  const origin = req.headers.get('origin');
+  if (origin === null) return true;
+  return siteOrigins(req, extraOrigins).includes(origin.trim());
+}
+
+/** Whether the body's declared type is one the endpoint takes. */
+export function acceptsBody(req: Request, accepts: readonly BodyKind[]): boolean {
+  const type = mediaType(req);
+  return accepts.some((kind) =>
+    kind === 'json' ? type === 'application/json'
+      : kind === 'multipart' ? type === 'multipart/form-data'
+        : kind === 'upload' ? UPLOAD_TYPES.includes(type)
+          : type === '',
+  );
+}
+
+/**
+ * Why a request is refused before any work: 403 when a browser sent it from another site, 415 when its
+ * body is not one the endpoint takes (a form or text/plain POST needs no CORS preflight, so only a
+ * JSON-only endpoint keeps other sites' pages from posting to it). Null for a safe method or a request
+ * that passes.
+ */
+export function guardRefusal(req: Request, accepts: readonly BodyKind[], extraOrigins: readonly string[] = []): 403 | 415 | null {
+  if (SAFE_METHODS.has(req.method)) return null;
+  if (!isSameOrigin(req, extraOrigins)) return 403;
+  if (!acceptsBody(req, accepts)) return 415;
+  return null;
+}
+
+/** The guard as an HttpError (see guardRefusal). */
+export function guardRequest(req: Request, accepts: readonly BodyKind[]): void {
+  const refused = guardRefusal(req, accepts);
+  if (refused === 403) throw new HttpError(403, MSG.crossSite);
+  if (refused === 415) throw new HttpError(415, MSG.unsupportedBody(accepts));
+}
+
+type Handler<C> = (req: Request, context: C) => Promise<Response>;
+
+export interface HandlerOptions {
+  /**
+   * What a state-changing request to this function may carry (default: JSON only). `false` turns the guard
+   * off, for the two endpoints other sites must reach: Stripe's signed webhook and the plain HTML forms.
+   */
+  accepts?: readonly BodyKind[] | false;
+}
+
+/**
+ * Every function's default export goes through this: a state-changing request passes the request guard
+ * first (same origin, an accepted body type), thrown errors become answers, every answer gets the security
+ * headers. Netlify's `context` tells which deploy this is (production, preview …).
+ */
+export function withErrors<C = unknown>(handler: Handler<C>, options: HandlerOptions = {}): (req: Request, context?: C) => Promise<Response> {
+  const accepts = options.accepts ?? ['json'];
   return async (req, context) => {
     rememberPlatformContext(context);
     let response: Response;
     try {
+      if (accepts) guardRequest(req, accepts);
       response = await handler(req, context as C);
     } catch (error) {
       response = errorResponse(error);

@@ -150,3 +150,19 @@ export async function enforceRateLimit(
   const text = typeof message === 'function' ? message(refused.retryAfter) : message;
   throw new HttpError(status, text, { 'Retry-After': String(refused.retryAfter) });
 }
+
+/** The longest window any rule uses (the daily budgets). */
+export const LONGEST_WINDOW_SECONDS = 86_400;
+
+/**
+ * Deletes the rows of windows that ended long ago (started before twice the longest window), so the table
+ * holds about one row per active key instead of one per key ever seen. Run by the scheduled maintenance.
+ */
+export async function pruneRateLimits(query: QueryFn = dbQuery): Promise<number> {
+  const rows = await query(
+    `with gone as (delete from rate_limits where window_start < now() - make_interval(secs => $1::int) returning 1)
+     select count(*)::int as n from gone`,
+    [2 * LONGEST_WINDOW_SECONDS],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

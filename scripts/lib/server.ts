@@ -87,6 +87,8 @@ export interface SiteServerOptions {
   functionsOutDir?: string;
   /** Folder whose netlify.toml and publish folder are served, when not `root` (tests serving another build). */
   siteRoot?: string;
+  /** A synchronous function's time limit (default Netlify's 60 s; tests shorten it). */
+  functionTimeoutMs?: number;
 }
 
 /** How often `npm start` runs the scheduled functions. */
@@ -94,7 +96,7 @@ const SCHEDULE_INTERVAL_MS = 5 * 60_000;
 
 export async function startSiteServer(opts: SiteServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
-  const functions = await startFunctions({ root: opts.root, functionsDir: opts.functionsDir, outDir: opts.functionsOutDir });
+  const functions = await startFunctions({ root: opts.root, functionsDir: opts.functionsDir, outDir: opts.functionsOutDir, syncTimeoutMs: opts.functionTimeoutMs });
   // Functions are served by `functions` above; the emulator would bundle them again on every request.
   const netlify = new NetlifyDev(netlifyDevOptions(opts.siteRoot ?? opts.root, { functions: false }));
   await netlify.start();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
+import type { PublicHealth } from '../../src/lib/health';
 
 /**
  * A smoke test of any running copy of the site, over HTTP only (no build, no database): the pages a visitor
@@ -27,6 +28,7 @@ export interface SmokeResult {
 export const KEY_PAGES = ['/', '/services', '/about-us', '/contact', '/blog', '/image-video-transformation', '/ai-agent-hub', '/ai-consulting'];
 const REQUEST_TIMEOUT_MS = 30_000;
 const PAGE_HEADERS = ['strict-transport-security', 'x-content-type-options', 'referrer-policy', 'x-frame-options'];
+const PUBLIC_HEALTH_KEYS = ['ok', 'video', 'payments'] satisfies (keyof PublicHealth)[] as string[];
 
 class SmokeFailure extends Error {}
 const fail = (message: string): never => {
@@ -151,10 +153,13 @@ export async function runSmoke(baseUrl: string, options: SmokeOptions = {}): Pro
     check(/<meta http-equiv="content-security-policy" content="[^"]*script-src/i.test(home.html) || home.headers.get('content-security-policy')?.includes('script-src'), 'no script-src policy on the home page');
   });
 
-  const health = await step('/api/health is healthy', async () => {
+  const health = await step('/api/health is healthy and tells visitors no configuration', async () => {
     const res = await request('/api/health');
     const body = await json(res, '/api/health');
     check(res.status === 200 && body.ok === true, `answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    // Public: ok, whether videos can be made and the payment mode (src/lib/health.ts); details need the operator's secret.
+    const extra = Object.keys(body).filter((key) => !PUBLIC_HEALTH_KEYS.includes(key));
+    check(extra.length === 0, `its public answer shows configuration details: ${extra.join(', ')}`);
     const csp = res.headers.get('content-security-policy') ?? '';
     check(csp.includes("default-src 'none'"), 'its answer has no closed Content-Security-Policy');
     check(res.headers.get('x-content-type-options') === 'nosniff', 'its answer lacks X-Content-Type-Options');

@@ -15,6 +15,13 @@ import { toast } from '../lib/toast';
  */
 type Order = Omit<PaidOrder, 'orderToken'>;
 
+/** What the page says instead of the order when the payment did not (or no longer does) sell anything. */
+const ENDED: Partial<Record<PaidOrder['status'], string>> = {
+  failed: MSG.paymentNotCompleted,
+  refunded: MSG.paymentRefunded,
+  disputed: MSG.paymentDisputed,
+};
+
 type State =
   | { kind: 'none' }
   | { kind: 'loading' }
@@ -38,6 +45,8 @@ export default function OrderSummary() {
       if (error.name !== 'AbortError') setState({ kind: 'error', message: error.message });
     };
     const show = (loaded: Order) => {
+      const ended = ENDED[loaded.status];
+      if (ended) return setState({ kind: 'ended', message: ended });
       clearCart();
       // The tool's Download gives these clean files from now on, wherever the order was paid.
       rememberDownloads(loaded.downloads);
@@ -51,8 +60,7 @@ export default function OrderSummary() {
       waitForPayment(sessionId, { signal: controller.signal })
         .then((paid) => {
           if (paid.status === 'pending') return setState({ kind: 'slow', sessionId });
-          if (paid.status === 'failed') return setState({ kind: 'ended', message: MSG.paymentNotCompleted });
-          if (paid.status === 'refunded') return setState({ kind: 'ended', message: MSG.paymentRefunded });
+          if (ENDED[paid.status]) return show(paid);
           // A reload or a bookmark now opens the order directly.
           window.history.replaceState(null, '', orderPageUrl(paid));
           show(paid);
@@ -126,7 +134,9 @@ export default function OrderSummary() {
                     Download {item.type === 'video' ? 'video' : 'image'}
                   </a>
                 ) : (
-                  <span className="text-sm text-muted">Our team will e-mail your finished files</span>
+                  <span className="text-sm text-muted" data-testid={item.duplicate && 'duplicate'}>
+                    {item.duplicate === 'refunded' ? MSG.itemDuplicateRefunded : item.duplicate ? MSG.itemDuplicatePending : 'Our team will e-mail your finished files'}
+                  </span>
                 )}
               </li>
             );

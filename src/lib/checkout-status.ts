@@ -8,7 +8,7 @@ import { MSG } from './messages';
  * What happened to the order confirmation e-mail; the address only ever appears masked (a…@example.com).
  * `pending`: an address was given and the mail has not gone out yet (payment not settled, or being sent).
  */
-export type Confirmation = { status: 'none' } | { status: 'pending' | 'sent' | 'saved' | 'failed'; to: string };
+export type Confirmation = { status: 'none' } | { status: 'pending' | 'sent' | 'saved' | 'failed' | 'limited'; to: string };
 
 /** The success page's sentence about the confirmation: what actually happened, never more. */
 export function confirmationSentence(confirmation: Confirmation | undefined): string {
@@ -17,6 +17,7 @@ export function confirmationSentence(confirmation: Confirmation | undefined): st
   if (confirmation.status === 'sent') return MSG.confirmationSent(to);
   if (confirmation.status === 'saved') return MSG.confirmationSaved(to);
   if (confirmation.status === 'failed') return MSG.confirmationFailed(to);
+  if (confirmation.status === 'limited') return MSG.confirmationLimited(to);
   return MSG.confirmationPending(to);
 }
 
@@ -24,10 +25,11 @@ export interface PaidOrder {
   paymentId: string;
   orderToken: string;
   amount: number;
-  status: 'pending' | 'completed' | 'failed' | 'refunded';
+  status: 'pending' | 'completed' | 'failed' | 'refunded' | 'disputed';
   paymentMethod: string;
   createdAt: string;
-  items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string }[];
+  /** `duplicate`: paid for here but sold by another payment (the buyer paid twice), so refunded or being refunded. */
+  items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string; duplicate?: 'refunded' | 'refund-pending' }[];
   downloads: { transformationId: string; url: string; filename: string }[];
   confirmation?: Confirmation;
 }

@@ -20,8 +20,9 @@ export const MSG = {
   checkoutRedirecting: 'Redirecting you to our secure payment page…',
   checkoutNotPending: 'This checkout has already been paid or has expired. Please refresh the page and try again.',
   paymentsUnavailable: 'Payments are unavailable right now. Please try again later or contact us.',
+  tooManyCheckouts: 'Too many orders from your connection in a short time. Please wait a while and try again, or contact us.',
   paymentsLiveOnPreview:
-    'Real payments are switched off on this preview of the site. Use Stripe test keys or the demonstration checkout here; /api/health says what to change.',
+    'Real payments are switched off on this preview of the site. Use Stripe test keys or the demonstration checkout here; the operator’s /api/health (with HEALTH_SECRET) says what to change.',
   paymentProviderError: 'Our payment provider could not be reached. Please try again in a moment.',
   paymentConfirming: 'Payment received. We are confirming it with the payment provider…',
   invalidEmail: 'Please enter a valid email address',
@@ -33,9 +34,14 @@ export const MSG = {
   confirmationFailed: (to: string) =>
     `We could not send the confirmation to ${to}. Keep this page's download links: bookmark the page or copy its address.`,
   confirmationNone: "Keep this page's download links: bookmark the page or copy its address. No e-mail was given, so none is sent.",
+  confirmationLimited: (to: string) =>
+    `No e-mail was sent to ${to}: we send only a few confirmations per address and day. Keep this page's download links: bookmark the page or copy its address.`,
   paymentStillConfirming: 'Your payment is still being confirmed. This usually takes a few seconds.',
   paymentNotCompleted: 'This payment was not completed and nothing was charged. Your cart is still there if you want to try again.',
   paymentRefunded: 'This order was refunded, so its downloads are no longer available.',
+  paymentDisputed: 'This payment is disputed with the bank, so its downloads are not available. Please contact us.',
+  itemDuplicateRefunded: 'Already bought in another order: your download is there, and this payment for it was refunded.',
+  itemDuplicatePending: 'Already bought in another order: your download is there, and this payment for it is being refunded.',
   purchased: 'Purchased',
   purchasedImageNote: 'Purchased: Download saves the full-resolution image without the watermark.',
   purchasedVideoNote: `Purchased: Download saves the clean ${VIDEO_DURATION_SECONDS}-second MP4 without the watermark.`,
@@ -75,12 +81,15 @@ export const MSG = {
   healPointsMax: (max: number) => `A heal mark can have at most ${max} points`,
   healPoint: "Each point of a heal mark needs x and y between 0 and 1 (a share of the picture's width and height)",
   healRadius: (min: number, max: number) => `The heal brush size must be between ${min} and ${max} of the picture's long side`,
+  healTooMuch: (percent: number, maxPercent: number) =>
+    `These heal marks cover ${percent} % of the picture; the heal brush is for scratches and spots and takes at most ${maxPercent} %. Undo some marks or use a smaller brush.`,
 
   // Video tool
   videoPromptMin: `Please provide a description of at least ${PROMPT_MIN} characters`,
   videoPromptMax: `Description should be less than ${PROMPT_MAX} characters`,
   videoPromptBlank: 'Please provide a description of how you want the image to animate',
   videoUnavailable: 'Video generation API is currently unavailable. Please try again later.',
+  videoBusy: 'Several videos are being made right now. Please try again in a minute.',
   videoStarting:
     'Starting video generation process with a video generation service. This may take up to 5 minutes...',
   videoGenerating: 'Generating video with your instructions. This may take up to 1 minute to process...',
@@ -111,9 +120,14 @@ export const MSG = {
   serverError: 'Something went wrong on our side. Please try again.',
   invalidJson: 'Invalid JSON body',
   badPathEncoding: 'The address is not correctly encoded.',
+  crossSite: 'This request is accepted from this site’s own pages only.',
+  unsupportedBody: (accepts: readonly string[]) =>
+    `Send this request as ${accepts.map((kind) => BODY_NAMES[kind] ?? kind).join(' or ')}.`,
   renderBusy: 'The restorer is busy with other photos right now. Please try again in a few seconds.',
   payloadTooLarge: (limitBytes: number) => `Request body too large: the limit is ${Math.round(limitBytes / 1024)} KB`,
   uploadTooLarge: `File too large: the limit is ${MAX_UPLOAD_MB} MB`,
+  uploadMissing: 'The upload was not found. Please upload the image again.',
+  uploadLinkUsed: 'This upload link has already been used or has expired. Please upload the image again.',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
   contactSent: "Thank you! Your message has been sent. We'll get back to you soon.",
   newsletterSubscribed: "You're subscribed! Watch your inbox for AI tips, trends and insights.",
@@ -124,6 +138,14 @@ export const MSG = {
   transformationNotFound: 'Transformation not found',
   previewNotFound: 'There is no preview for this item yet',
 } as const;
+
+/** How the request guard names the bodies an endpoint takes (netlify/lib/http.ts). */
+const BODY_NAMES: Record<string, string> = {
+  json: 'application/json',
+  multipart: 'multipart/form-data',
+  upload: 'the photo’s own type (image/jpeg, image/png or image/tiff)',
+  none: 'a request without a body',
+};
 
 /** Toast timings. */
 export const TOAST_DEFAULT_MS = 4000;

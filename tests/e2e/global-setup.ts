@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { startSiteServer } from '../../scripts/lib/server';
 import { startEmbeddedServices } from '../../scripts/embedded/services';
+import { TEST_HEALTH_SECRET } from '../support/operator-health';
 import { launchBrowserServer } from '../support/browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,6 +33,8 @@ export default async function setup(project: TestProject) {
   // Browser tests never mail anyone: confirmations go to the temp folder's outbox.
   delete process.env.SMTP_URL;
   delete process.env.MAIL_FROM;
+  // The operator's secret, so tests can read /api/health's details.
+  process.env.HEALTH_SECRET = TEST_HEALTH_SECRET;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-e2e-'));
   const services = await startEmbeddedServices({ dataDir });
   const server = await startSiteServer({ root, port: 0 });

@@ -9,6 +9,7 @@ import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
 import { runCommand } from '../support/command';
 import { migrateWithNpm, startDebianPostgres, type RunningPostgres } from '../support/debian-postgres';
 import { startFakeSupabaseStorage, type FakeSupabaseStorage } from '../support/fake-supabase-storage';
+import { TEST_HEALTH_SECRET } from '../support/operator-health';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -65,6 +66,9 @@ export async function startProductionSite(): Promise<ProductionSite> {
     const port = await getPort({ host: '127.0.0.1' });
     Object.assign(process.env, {
       CONTEXT: 'production',
+      // A production deploy names its checkout; this one is the demonstration (nothing charged).
+      PAYMENTS: 'demo',
+      HEALTH_SECRET: TEST_HEALTH_SECRET,
       URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: postgres.url,
       SUPABASE_URL: storage.url,

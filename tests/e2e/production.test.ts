@@ -18,6 +18,7 @@ import { postgresAvailability } from '../support/debian-postgres';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { startProductionSite, type ProductionSite } from './production-site';
 import { checkoutAndDownload, openImageTab, openVideoTab, pixelDifference, toast } from './tool-page';
+import { operatorHeaders } from '../support/operator-health';
 
 // The production configuration in Chromium: the site served as `npm start` serves it, with the deploy's
 // headers, on Debian PostgreSQL (migrated by `npm run db:migrate`) and the Supabase Storage stand-in on its
@@ -117,7 +118,7 @@ describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Sup
     expect(policies.length).toBeGreaterThan(0);
     expect(storageDirectivesMissing(policies, storageOrigin, site!.url)).toEqual([]);
     expect(response.headers()['x-content-type-options']).toBe('nosniff');
-    const health = await page.request.get(`${site!.url}/api/health`);
+    const health = await page.request.get(`${site!.url}/api/health`, { headers: operatorHeaders });
     expect(health.headers()['x-content-type-options']).toBe('nosniff');
     expect(await health.json()).toMatchObject({ platform: { database: 'postgres', storage: 'supabase', ok: true }, csp: { storageOrigin, storageOriginAllowed: true } });
 

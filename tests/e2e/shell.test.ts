@@ -4,6 +4,7 @@ import { baseUrl, newPage, useBrowser } from './harness';
 import { foundationPages } from './pages';
 import { site } from '../../src/lib/site';
 import { API_HEADERS, STATIC_HEADERS, pagePolicies } from '../../netlify/lib/security-headers';
+import { operatorHeaders } from '../support/operator-health';
 
 const browser = useBrowser();
 
@@ -90,7 +91,11 @@ describe('foundation pages', () => {
   });
 
   it('the health function answers, and finds the storage reachable under the pages\' policy', async () => {
-    const res = await fetch(baseUrl() + '/api/health');
+    // Anyone: yes or no, and what the pages need; no configuration.
+    const open = await fetch(baseUrl() + '/api/health');
+    expect(open.status).toBe(200);
+    expect(await open.json()).toEqual({ ok: true, video: { available: expect.any(Boolean) }, payments: { mode: 'demo' } });
+    const res = await fetch(baseUrl() + '/api/health', { headers: operatorHeaders });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.ok).toBe(true);

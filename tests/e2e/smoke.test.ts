@@ -24,7 +24,7 @@ describe('npm run smoke', () => {
     const { code, output } = await smoke({ BASE_URL: inject('baseUrl'), SMOKE_EXPECT: 'production' });
     expect(output, output).toMatch(/All \d+ checks passed/);
     expect(code).toBe(0);
-    for (const name of ['key pages answer 200 with one heading', 'an unknown address is the 404 page', 'pages carry the security headers', '/api/health is healthy', 'robots rules of production', 'a photo goes through upload → restoration → watermarked preview', 'demo checkout, then the clean download']) {
+    for (const name of ['key pages answer 200 with one heading', 'an unknown address is the 404 page', 'pages carry the security headers', '/api/health is healthy and tells visitors no configuration', 'robots rules of production', 'a photo goes through upload → restoration → watermarked preview', 'demo checkout, then the clean download']) {
       expect(output).toContain(`✓ ${name}`);
     }
   }, 240_000);

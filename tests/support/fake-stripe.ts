@@ -8,7 +8,9 @@ import Stripe from 'stripe';
  * or the internet. The official library is pointed at it (STRIPE_API_BASE → host/port/protocol). It speaks:
  * - POST /v1/checkout/sessions: form-encoded params as the library sends them, the secret key as Bearer
  *   token, Idempotency-Key replays (same key + same params → same session; other params → 400);
- * - GET /v1/checkout/sessions/{id};
+ * - GET /v1/checkout/sessions/{id}, POST /v1/checkout/sessions/{id}/expire;
+ * - GET /v1/payment_intents/{id} (with the metadata the session gave it);
+ * - POST /v1/refunds (payment_intent, amount, metadata; Idempotency-Key replays), recorded in `refunds`;
  * - the hosted page: GET /pay/{id} shows the order with a Pay button and a Cancel link; POST /pay/{id}
  *   marks it paid, sends `checkout.session.completed` to the site's webhook signed with the library's
  *   own test-header helper, and redirects to success_url as Stripe does.
@@ -60,6 +62,11 @@ export class FakeStripe {
   /** Every create request's parsed params and Idempotency-Key. */
   readonly creates: { params: StripeForm; idempotencyKey?: string }[] = [];
   readonly deliveries: Delivery[] = [];
+  /** Every refund made through the API. */
+  readonly refunds: { id: string; payment_intent: string; amount: number; metadata: Record<string, string> }[] = [];
+  /** PaymentIntents of paid sessions, with the metadata the session passed on. */
+  readonly paymentIntents = new Map<string, { id: string; object: 'payment_intent'; amount: number; metadata: Record<string, string> }>();
+  private readonly intentMetadata = new Map<string, Record<string, string>>();
   private readonly idempotent = new Map<string, { raw: string; status: number; body: string }>();
 
   constructor(
@@ -91,8 +98,17 @@ export class FakeStripe {
   /** The customer paid: the session completes with a PaymentIntent, as after a successful card payment. */
   pay(sessionId: string): FakeSession {
     const session = this.open(sessionId);
-    Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: `pi_${token()}`, url: null });
+    const intent = `pi_${token()}`;
+    Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intent, url: null });
+    this.paymentIntents.set(intent, { id: intent, object: 'payment_intent', amount: session.amount_total, metadata: { ...(this.intentMetadata.get(sessionId) ?? {}) } });
     return session;
+  }
+
+  /** A dispute (chargeback) opened on a paid session's charge, as `charge.dispute.created` carries it. */
+  dispute(sessionId: string): Stripe.Dispute {
+    const session = this.sessions.get(sessionId);
+    if (!session?.payment_intent) throw new Error(`session ${sessionId} was not paid`);
+    return { id: `dp_${token()}`, object: 'dispute', amount: session.amount_total, charge: `ch_${token()}`, currency: session.currency, payment_intent: session.payment_intent, reason: 'fraudulent', status: 'needs_response', livemode: false } as unknown as Stripe.Dispute;
   }
 
   /** The session timed out unpaid. */
@@ -204,6 +220,36 @@ export class FakeStripe {
       if (!session) return error(404, `No such checkout.session: '${get[1]}'`, 'invalid_request_error', { code: 'resource_missing', param: 'session' });
       return json(200, session);
     }
+    const expire = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(url.pathname);
+    if (req.method === 'POST' && expire) {
+      const session = this.sessions.get(expire[1]!);
+      if (!session) return error(404, `No such checkout.session: '${expire[1]}'`, 'invalid_request_error', { code: 'resource_missing' });
+      if (session.status !== 'open') return error(400, `Only Checkout Sessions with a status in ["open"] can be expired.`);
+      return json(200, this.expire(session.id));
+    }
+    const intent = /^\/v1\/payment_intents\/([\w]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && intent) {
+      const found = this.paymentIntents.get(intent[1]!);
+      return found ? json(200, found) : error(404, `No such payment_intent: '${intent[1]}'`, 'invalid_request_error', { code: 'resource_missing' });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      const key = header(req, 'idempotency-key');
+      const seen = key ? this.idempotent.get(key) : undefined;
+      if (seen) {
+        res.writeHead(seen.status, { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' });
+        return void res.end(seen.body);
+      }
+      const params = parseStripeForm(raw);
+      const paid = this.paymentIntents.get(params.payment_intent);
+      if (!paid) return error(404, `No such payment_intent: '${params.payment_intent}'`, 'invalid_request_error', { code: 'resource_missing' });
+      const refunded = this.refunds.filter((r) => r.payment_intent === paid.id).reduce((sum, r) => sum + r.amount, 0);
+      const amount = params.amount === undefined ? paid.amount - refunded : Number(params.amount);
+      if (!(amount > 0) || refunded + amount > paid.amount) return error(400, `Refund amount (${amount}) is greater than charge amount left (${paid.amount - refunded})`);
+      const refund = { id: `re_${token()}`, object: 'refund', payment_intent: paid.id, amount, metadata: { ...(params.metadata ?? {}) }, status: 'succeeded' };
+      this.refunds.push(refund);
+      if (key) this.idempotent.set(key, { raw, status: 200, body: JSON.stringify(refund) });
+      return json(200, refund);
+    }
     error(404, `Unrecognized request URL (${req.method}: ${url.pathname}).`);
   }
 
@@ -227,6 +273,10 @@ export class FakeStripe {
     const id = `cs_test_${token()}`;
     const total = lineItems.reduce((sum, li) => sum + li.unit_amount * li.quantity, 0);
     const now = Math.floor(Date.now() / 1000);
+    const expiresAt = params.expires_at === undefined ? now + 24 * 3600 : Number(params.expires_at);
+    // Stripe: "anywhere from 30 minutes to 24 hours after Checkout Session creation".
+    if (!(expiresAt >= now + 30 * 60 - 60 && expiresAt <= now + 24 * 3600)) return invalid('The `expires_at` timestamp must be between 30 minutes and 24 hours from now.', 'expires_at');
+    this.intentMetadata.set(id, { ...(params.payment_intent_data?.metadata ?? {}) });
     const session: FakeSession = {
       id,
       object: 'checkout.session',
@@ -243,7 +293,7 @@ export class FakeStripe {
       cancel_url: params.cancel_url ?? null,
       url: `${this.base}/pay/${id}`,
       created: now,
-      expires_at: now + 24 * 3600,
+      expires_at: expiresAt,
       livemode: false,
     };
     this.sessions.set(id, session);

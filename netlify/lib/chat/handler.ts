@@ -2,11 +2,11 @@ import { findAgent } from '../../../src/lib/chat/agents';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
 import { CHAT_LIMITS } from '../../../src/lib/chat/limits';
 import { maxOutputTokens } from '../../../src/lib/chat/models';
-import { chatRequestSchema, countedChars, describeIssues } from '../../../src/lib/chat/schema';
+import { chatRequestSchema, describeIssues, promptTokenEstimate } from '../../../src/lib/chat/schema';
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { clientKey } from './client-key';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
-import { errorJson, errorResponse } from '../http';
+import { errorJson, errorResponse, guardRefusal } from '../http';
 import { enforceRateLimit, lenientRateLimiter, type RateLimiter } from '../rate-limit';
 import { readBodyCapped } from './http';
 import { relayCompletion, relayJsonCompletion } from './relay';
@@ -25,17 +25,6 @@ const DAY = 86_400;
 /** The refusal a spent limit throws, as the answer; null when the request may go on. */
 const refusal = (limit: Promise<void>): Promise<Response | null> => limit.then(() => null, errorResponse);
 
-/** False when the browser says the request comes from another site (Sec-Fetch-Site, else Origin). */
-function sameSite(req: Request, siteUrl: string): boolean {
-  const fetchSite = req.headers.get('sec-fetch-site');
-  if (fetchSite) return fetchSite === 'same-origin';
-  const origin = req.headers.get('origin');
-  if (!origin) return true;
-  const allowed = [new URL(req.url).origin];
-  try { allowed.push(new URL(siteUrl).origin); } catch { /* no site URL configured */ }
-  return allowed.includes(origin);
-}
-
 /**
  * POST /api/chat. Order matters: everything that can refuse a request (method, size, configuration,
  * rate limit, validation) runs before anything is sent upstream.
@@ -46,16 +35,17 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
 
   return async (req: Request, context?: Context): Promise<Response> => {
     if (req.method !== 'POST') return errorJson(405, CHAT_ERRORS.methodNotAllowed, { allow: 'POST' });
-    // Only this site's pages may spend the operator's key: a browser marks a cross-site request (Origin,
-    // Sec-Fetch-Site), and JSON only, since a form or text/plain POST needs no CORS preflight.
-    if (!(req.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return errorJson(415, CHAT_ERRORS.jsonOnly);
+    // Only this site's pages may spend the operator's key: the one request guard of every state-changing
+    // endpoint (same origin, JSON only), answered in the chat's words.
+    const config = getConfig();
+    const refused = guardRefusal(req, ['json'], [config.siteUrl]);
+    if (refused === 415) return errorJson(415, CHAT_ERRORS.jsonOnly);
+    if (refused === 403) return errorJson(403, CHAT_ERRORS.crossSite);
 
     const tooLarge = () => errorJson(413, CHAT_ERRORS.bodyTooLarge(Math.round(CHAT_LIMITS.maxBodyBytes / 1_000_000)));
     const declared = Number(req.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > CHAT_LIMITS.maxBodyBytes) return tooLarge();
 
-    const config = getConfig();
-    if (!sameSite(req, config.siteUrl)) return errorJson(403, CHAT_ERRORS.crossSite);
     const apiKey = config.apiKey;
     if (!apiKey) {
       logChatSetupHint();
@@ -79,9 +69,9 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     const { agentId, model, messages, ...sampling } = parsed.data;
     const agent = findAgent(agentId)!;
 
-    // The site-wide daily budget: requests, and tokens estimated as prompt characters / 4 plus the reply cap.
+    // The site-wide daily budget: requests, and tokens estimated from the prompt (text and images) plus the reply cap.
     const maxTokens = maxOutputTokens(model);
-    const estimate = Math.ceil(messages.reduce((n, m) => n + countedChars(m.content), 0) / 4) + maxTokens;
+    const estimate = promptTokenEstimate(messages) + maxTokens;
     const { requests, tokens } = config.dailyBudget;
     const budgets = [
       { key: 'chat:budget:requests', max: requests, windowSeconds: DAY },

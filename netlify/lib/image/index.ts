@@ -9,7 +9,6 @@ export { restoreAndColorize } from './pipeline';
 export { healMarks, healMarkSchema, healMarksSchema, MAX_HEAL_MARKS, MAX_HEAL_POINTS, HEAL_RADIUS } from './heal';
 export type { HealMark } from './heal';
 export type { RestoreResult, RestoreOpts } from './pipeline';
-export { makePreview, PREVIEW_MAX_SIDE } from './preview';
 export { activeColorizer, createColorizer } from './select';
 export type { Colorizer, ColorizerId, LumaPlane, ChromaPlanes } from './colorizer';
 export { exemplarColorizer } from './exemplar';

@@ -1,9 +1,39 @@
+import { createHash } from 'node:crypto';
 import { formatPrice } from '../../../src/lib/catalog';
 import { site } from '../../../src/lib/site';
+import { MSG } from '../../../src/lib/messages';
 import { query } from '../db';
 import { getOrder, type Order } from '../orders/order';
 import { deployOrigin } from '../deploy';
 import { deliver, type MailMessage, type MailTarget } from './transport';
+import { databaseRateLimiter, firstRefusal, type RateLimiter } from '../rate-limit';
+
+const DAY = 86_400;
+
+/**
+ * Daily limits on outgoing mail, so the checkout cannot be used to send the site's mail to strangers: a few
+ * confirmations per recipient (a buyer orders a few times a day at most), and a site-wide number
+ * (MAIL_DAILY_LIMIT) that keeps a flood from many clients from burning the mail provider's quota or
+ * reputation. Past either, the order stands and its page says no e-mail was sent (`limited`).
+ */
+export const MAIL_LIMITS = {
+  perRecipient: { max: 3, windowSeconds: DAY },
+  site: { max: 200, windowSeconds: DAY },
+} as const;
+
+const siteMailLimit = () => Number(process.env.MAIL_DAILY_LIMIT) > 0 ? Number(process.env.MAIL_DAILY_LIMIT) : MAIL_LIMITS.site.max;
+
+/** The recipient's bucket: a hash of the address, so the rate-limit table never holds one. */
+const recipientKey = (email: string) => `mail:to:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)}`;
+
+/** Counts one message to `email` against the limits; false when one of them is spent. */
+async function withinMailLimits(email: string, limiter: RateLimiter): Promise<boolean> {
+  const refused = await firstRefusal(limiter, [
+    { key: recipientKey(email), ...MAIL_LIMITS.perRecipient },
+    { key: 'mail:site', max: siteMailLimit(), windowSeconds: MAIL_LIMITS.site.windowSeconds },
+  ]);
+  return refused === null;
+}
 
 /**
  * The order confirmation: order number, items, total and the order's clean download links as absolute
@@ -15,7 +45,8 @@ export function confirmationMessage(order: Order, to: string, origin: string): M
   const linkFor = (id?: string) => links.find((l) => l.transformationId === id);
   const lines = order.items.map((item) => {
     const link = linkFor(item.transformationId);
-    return { label: `${item.name} — ${formatPrice(item.price)}`, link };
+    const note = item.duplicate === 'refunded' ? MSG.itemDuplicateRefunded : item.duplicate ? MSG.itemDuplicatePending : 'Our team will e-mail your finished files.';
+    return { label: `${item.name} — ${formatPrice(item.price)}`, link, note };
   });
   const total = `${formatPrice(order.amount)}${order.paymentMethod === 'demo' ? ' (demonstration, nothing charged)' : ''}`;
   const contact = new URL('/contact', origin).href;
@@ -24,7 +55,7 @@ export function confirmationMessage(order: Order, to: string, origin: string): M
     '',
     `Order number: ${order.paymentId}`,
     '',
-    ...lines.flatMap(({ label, link }) => [label, link ? `  Download: ${link.href}` : '  Our team will e-mail your finished files.']),
+    ...lines.flatMap(({ label, link, note }) => [label, link ? `  Download: ${link.href}` : `  ${note}`]),
     '',
     `Total: ${total}`,
     '',
@@ -36,7 +67,7 @@ export function confirmationMessage(order: Order, to: string, origin: string): M
   const html = `<p>Thank you for your order at ${escape(site.brand)}.</p>
 <p>Order number: <strong>${escape(order.paymentId)}</strong></p>
 <ul>${lines
-    .map(({ label, link }) => `<li>${escape(label)}<br>${link ? `<a href="${escape(link.href)}">Download ${escape(link.filename)}</a>` : 'Our team will e-mail your finished files.'}</li>`)
+    .map(({ label, link, note }) => `<li>${escape(label)}<br>${link ? `<a href="${escape(link.href)}">Download ${escape(link.filename)}</a>` : escape(note)}</li>`)
     .join('')}</ul>
 <p>Total: <strong>${escape(total)}</strong></p>
 <p>The download links are yours to keep; they give the full-quality files without a watermark.</p>
@@ -48,10 +79,10 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 
 /**
  * Claims the payment's confirmation (one sender wins, so a retried checkout or a redelivered webhook never
- * mails twice), sends it and records the outcome. Never throws: a mail problem is logged and the payment
- * stands; the buyer still has the success page's links.
+ * mails twice), checks the daily mail limits, sends it and records the outcome. Never throws: a mail
+ * problem is logged and the payment stands; the buyer still has the success page's links.
  */
-export async function sendOrderConfirmation(paymentId: string, target?: MailTarget): Promise<void> {
+export async function sendOrderConfirmation(paymentId: string, target?: MailTarget, limiter: RateLimiter = databaseRateLimiter): Promise<void> {
   try {
     const [claim] = await query<{ email: string }>(
       `update payments set email_status = 'sending'
@@ -59,6 +90,11 @@ export async function sendOrderConfirmation(paymentId: string, target?: MailTarg
       [paymentId],
     );
     if (!claim) return;
+    if (!(await withinMailLimits(claim.email, limiter))) {
+      console.warn(`[mail] order ${paymentId}: confirmation not sent, a daily mail limit is reached`);
+      await query(`update payments set email_status = 'limited' where id = $1`, [paymentId]);
+      return;
+    }
     const order = await getOrder(paymentId);
     let status: 'sent' | 'saved' | 'failed' = 'failed';
     try {

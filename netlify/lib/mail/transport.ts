@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { site } from '../../../src/lib/site';
@@ -60,8 +60,10 @@ export async function deliver(message: MailMessage, target: MailTarget = readMai
   }
   // nodemailer builds the complete RFC 5322 message (headers, encodings, both parts) into a buffer.
   const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(mail);
-  await mkdir(target.dir, { recursive: true });
+  // Buyers' addresses and download links: readable by the server's own user only.
+  await mkdir(target.dir, { recursive: true, mode: 0o700 });
+  await chmod(target.dir, 0o700);
   const file = path.join(target.dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.reference}.eml`);
-  await writeFile(file, built.message as Buffer);
+  await writeFile(file, built.message as Buffer, { mode: 0o600 });
   return { status: 'saved', file };
 }

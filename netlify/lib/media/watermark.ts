@@ -1,82 +1,177 @@
-import sharp, { type OverlayOptions } from 'sharp';
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { projectFile } from '../project-files';
+import { mulberry32 } from '../../../src/lib/random';
+import { WATERMARK } from '../../../src/lib/watermark';
 
 // The font ships with the project: a function container has no system fonts, and fontconfig's
 // fallback would silently render nothing.
 export const watermarkFont = () => projectFile('netlify/lib/media/fonts/DejaVuSans-Bold.ttf');
 
-/** Opacity of the burned-in preview watermark (60 %). */
-export const WATERMARK_OPACITY = 0.6;
+/** Opacity of the burned-in preview watermark's centre line (the shared spec's). */
+export const WATERMARK_OPACITY = WATERMARK.opacity;
+
+/** A grey mask (0..255 per pixel) and its size. */
+interface Mask {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
 
 function escapeMarkup(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/**
- * A transparent RGBA PNG of exactly `width`×`height` carrying `text` in a diagonal repeating
- * pattern plus one large centred line, so a crop of any part of a preview still carries the brand.
- */
-export async function watermarkOverlay(
-  width: number,
-  height: number,
-  text: string,
-  opacity = WATERMARK_OPACITY,
-): Promise<Buffer> {
-  const short = Math.min(width, height);
-  const big = Math.max(12, Math.round(short / 9));
-  const small = Math.max(10, Math.round(short / 22));
-  const label = escapeMarkup(text);
+const renderedText = new Map<string, Promise<Mask>>();
 
-  const render = (size: number, alpha: number) =>
-    sharp({
-      text: {
-        text: `<span foreground="#ffffff${alpha.toString(16).padStart(2, '0')}">${label}</span>`,
-        fontfile: watermarkFont(),
-        font: `DejaVu Sans Bold ${size}`,
-        rgba: true,
-        dpi: 72,
-      },
-    })
+/** The text's coverage at `size` px, turned by `angle` degrees (rendered once per text, size and angle). */
+function textMask(text: string, size: number, angle: number): Promise<Mask> {
+  const key = `${size}|${angle.toFixed(1)}|${text}`;
+  let mask = renderedText.get(key);
+  if (!mask) {
+    if (renderedText.size > 200) renderedText.clear();
+    mask = sharp({ text: { text: `<span foreground="#ffffff">${escapeMarkup(text)}</span>`, fontfile: watermarkFont(), font: `DejaVu Sans Bold ${size}`, rgba: true, dpi: 72 } })
       .png()
-      .toBuffer({ resolveWithObject: true });
-
-  // The centre line carries the full opacity; the repeating tiles half of it, so the preview stays readable.
-  const [centre, tile] = await Promise.all([
-    render(big, Math.round(opacity * 255)),
-    render(small, Math.round(opacity * 0.5 * 255)),
-  ]);
-  const composites: OverlayOptions[] = [];
-  // Repeating small labels on a staggered grid.
-  const stepX = Math.max(tile.info.width + small * 4, 1);
-  const stepY = Math.max(tile.info.height * 5, 1);
-  for (let y = 0, row = 0; y < height; y += stepY, row++) {
-    for (let x = row % 2 ? -Math.round(stepX / 2) : 0; x < width; x += stepX) {
-      if (x < 0 || x + tile.info.width > width || y + tile.info.height > height) continue;
-      composites.push({ input: tile.data, left: x, top: y });
-    }
+      .toBuffer()
+      .then((png) => sharp(png).rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } }).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true }))
+      .then(({ data, info }) => ({ data: new Uint8Array(data), width: info.width, height: info.height }));
+    renderedText.set(key, mask);
   }
-  const cw = Math.min(centre.info.width, width);
-  const ch = Math.min(centre.info.height, height);
-  const centreImg =
-    cw < centre.info.width || ch < centre.info.height
-      ? await sharp(centre.data).resize(cw, ch, { fit: 'inside' }).png().toBuffer({ resolveWithObject: true })
-      : centre;
-  composites.push({
-    input: centreImg.data,
-    left: Math.round((width - centreImg.info.width) / 2),
-    top: Math.round((height - centreImg.info.height) / 2),
-  });
-  return sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-    .composite(composites)
-    .png()
-    .toBuffer();
+  return mask;
 }
 
-/** Burns the watermark into an image and returns a JPEG (metadata stripped, as sharp does by default). */
-export async function applyWatermark(input: Buffer, text: string, quality = 82): Promise<Buffer> {
-  const img = sharp(input).rotate();
-  const { width = 0, height = 0 } = await img.metadata();
-  const rotated = await img.toBuffer({ resolveWithObject: true });
-  const overlay = await watermarkOverlay(rotated.info.width || width, rotated.info.height || height, text);
-  return sharp(rotated.data).composite([{ input: overlay }]).jpeg({ quality, mozjpeg: true }).toBuffer();
+/**
+ * The layout of one item's watermark: without a seed the plain one (level labels on a staggered grid and a
+ * level centre line, as on videos); with a seed, angle, spacing, grid offset and centre position vary.
+ */
+function layout(seed: number | undefined) {
+  const random = seed === undefined ? null : mulberry32(seed);
+  const pick = (low: number, high: number, plain: number) => (random ? low + (high - low) * random() : plain);
+  const { jitter } = WATERMARK;
+  const side = random && random() < 0.5 ? -1 : 1;
+  return {
+    tileAngle: side * pick(jitter.tileAngleDeg[0], jitter.tileAngleDeg[1], 0),
+    spacing: pick(jitter.spacing[0], jitter.spacing[1], 1),
+    offsetX: pick(0, 1, 0),
+    offsetY: pick(0, 1, 0),
+    stagger: pick(0.3, 0.7, 0.5),
+    centreX: pick(-jitter.centreShift, jitter.centreShift, 0),
+    centreY: pick(-jitter.centreShift, jitter.centreShift, 0),
+    centreAngle: pick(-jitter.centreAngleDeg, jitter.centreAngleDeg, 0),
+  };
+}
+
+/** Lays `mask` at (left, top) with opacity `opacity` over the coverage so far (the "over" operator), clipped. */
+function stamp(cover: Float32Array, width: number, height: number, mask: Mask, left: number, top: number, opacity: number): void {
+  for (let y = Math.max(0, -top); y < mask.height && top + y < height; y++) {
+    for (let x = Math.max(0, -left); x < mask.width && left + x < width; x++) {
+      const m = mask.data[y * mask.width + x]!;
+      if (m === 0) continue;
+      const i = (top + y) * width + left + x;
+      cover[i] = 1 - (1 - cover[i]!) * (1 - (opacity * m) / 255);
+    }
+  }
+}
+
+/**
+ * The watermark's opacity at each pixel of a `width`×`height` picture (0..255): the text repeated in small
+ * labels over the whole picture plus one large centre line, so a crop of any part still carries the brand.
+ */
+export async function watermarkCoverage(width: number, height: number, text: string = WATERMARK.text, seed?: number): Promise<Uint8Array> {
+  const { centreFont, tileFont, tileGap, rowPitch } = WATERMARK;
+  const short = Math.min(width, height);
+  const plan = layout(seed);
+  const big = Math.max(centreFont.minPx, Math.round(short * centreFont.share));
+  const small = Math.max(tileFont.minPx, Math.round(short * tileFont.share));
+  const [tile, centre] = await Promise.all([textMask(text, small, plan.tileAngle), textMask(text, big, plan.centreAngle)]);
+  const cover = new Float32Array(width * height);
+  const stepX = Math.max(1, Math.round((tile.width + small * tileGap) * plan.spacing));
+  const stepY = Math.max(1, Math.round((tile.height + small * (rowPitch - 1)) * plan.spacing));
+  const startY = Math.round(plan.offsetY * stepY) - stepY;
+  for (let top = startY, row = 0; top < height; top += stepY, row++) {
+    const shift = Math.round(plan.offsetX * stepX + (row % 2) * plan.stagger * stepX) - stepX;
+    for (let left = shift; left < width; left += stepX) {
+      stamp(cover, width, height, tile, left, top, WATERMARK.tileOpacity);
+    }
+  }
+  // The centre line fits the picture: a long brand on a narrow picture is scaled down, never cut off.
+  const fitted = centre.width > width || centre.height > height ? await scaleMask(centre, Math.min(width / centre.width, height / centre.height)) : centre;
+  const left = Math.round((width - fitted.width) / 2 + plan.centreX * width);
+  const top = Math.round((height - fitted.height) / 2 + plan.centreY * height);
+  stamp(cover, width, height, fitted, Math.max(0, Math.min(width - fitted.width, left)), Math.max(0, Math.min(height - fitted.height, top)), WATERMARK.opacity);
+  return Uint8Array.from(cover, (c) => Math.round(c * 255));
+}
+
+async function scaleMask(mask: Mask, factor: number): Promise<Mask> {
+  const width = Math.max(1, Math.floor(mask.width * factor));
+  const height = Math.max(1, Math.floor(mask.height * factor));
+  const data = await sharp(Buffer.from(mask.data), { raw: { width: mask.width, height: mask.height, channels: 1 } }).resize(width, height, { fit: 'fill' }).raw().toBuffer();
+  return { data: new Uint8Array(data), width, height };
+}
+
+/**
+ * A transparent RGBA PNG of exactly `width`×`height` carrying the watermark in white (videos lay it over
+ * every frame). `seed` varies the layout per item; without it the layout is the plain one.
+ */
+export async function watermarkOverlay(width: number, height: number, text: string = WATERMARK.text, seed?: number): Promise<Buffer> {
+  const cover = await watermarkCoverage(width, height, text, seed);
+  const rgba = Buffer.alloc(width * height * 4, 255);
+  for (let i = 0; i < cover.length; i++) rgba[i * 4 + 3] = cover[i]!;
+  return sharp(rgba, { raw: { width, height, channels: 4 } }).png().toBuffer();
+}
+
+/**
+ * A number from the item's id and the site's secret: the same item always gets the same layout and grain
+ * (so re-rendering it many times and averaging the previews gains nothing), and nobody without the secret
+ * can compute it.
+ */
+export function watermarkSeed(itemId: string): number {
+  return createHash('sha256').update(`watermark\n${process.env.APP_SECRET ?? ''}\n${itemId}`).digest().readUInt32BE(0);
+}
+
+/**
+ * Replaces every pixel the watermark covers by the mean of its `cell`-pixel square plus grain, in place:
+ * what lies under the letters is gone, not just covered, so undoing the overlay gives back this copy.
+ */
+function destroyUnder(pixels: Buffer, width: number, height: number, channels: number, cover: Uint8Array, seed: number): void {
+  const { cellShare, minCellPx, grain } = WATERMARK.destroy;
+  const cell = Math.max(minCellPx, Math.round(Math.min(width, height) * cellShare));
+  const random = mulberry32(seed ^ 0x5bd1e995);
+  const cols = Math.ceil(width / cell);
+  const rows = Math.ceil(height / cell);
+  const sums = new Float64Array(cols * rows * channels);
+  const counts = new Uint32Array(cols * rows);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const c = Math.floor(y / cell) * cols + Math.floor(x / cell);
+      counts[c]!++;
+      for (let k = 0; k < channels; k++) sums[c * channels + k]! += pixels[(y * width + x) * channels + k]!;
+    }
+  }
+  for (let p = 0; p < width * height; p++) {
+    const noise = (random() * 2 - 1) * grain;
+    if (cover[p] === 0) continue;
+    const c = Math.floor(Math.floor(p / width) / cell) * cols + Math.floor((p % width) / cell);
+    for (let k = 0; k < channels; k++) {
+      pixels[p * channels + k] = Math.max(0, Math.min(255, Math.round(sums[c * channels + k]! / counts[c]! + noise)));
+    }
+  }
+}
+
+/**
+ * Burns the item's watermark into an image and returns a JPEG (orientation applied, metadata dropped):
+ * the pixels under the letters are destroyed first (destroyUnder), then the white letters go on.
+ */
+export async function applyWatermark(input: Buffer, itemId: string, opts: { text?: string; quality?: number } = {}): Promise<Buffer> {
+  const { data, info } = await sharp(input).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
+  const seed = watermarkSeed(itemId);
+  const cover = await watermarkCoverage(width, height, opts.text ?? WATERMARK.text, seed);
+  destroyUnder(data, width, height, channels, cover, seed);
+  for (let p = 0; p < cover.length; p++) {
+    const a = cover[p]! / 255;
+    if (a === 0) continue;
+    for (let k = 0; k < channels; k++) data[p * channels + k] = Math.round(data[p * channels + k]! * (1 - a) + 255 * a);
+  }
+  return sharp(data, { raw: { width, height, channels } }).jpeg({ quality: opts.quality ?? 82, mozjpeg: true }).toBuffer();
 }

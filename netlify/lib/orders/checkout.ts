@@ -1,4 +1,6 @@
 import { query } from '../db';
+import { HttpError } from '../http';
+import { MSG } from '../../../src/lib/messages';
 import { sendOrderConfirmation } from '../mail/order-confirmation';
 import { getOrder, type Order } from './order';
 import type { CheckoutRequest } from '../../../src/lib/orders-schema';
@@ -13,16 +15,29 @@ export interface CheckoutResult extends Order {
 export type PaymentMethod = 'demo' | 'stripe';
 
 /**
+ * New orders one client may place, in either payment mode: a buyer checks out a handful of times, while
+ * each order can send an e-mail and, with Stripe, opens a Checkout Session. Replays of one checkout (the
+ * cart retrying with its key) are not counted.
+ */
+export const CHECKOUT_LIMIT = { max: 10, windowSeconds: 3600 } as const;
+
+/**
  * Records the cart as one payment priced from the database. Every rule (empty cart, unknown, duplicate,
  * unfinished or already purchased items, prices, idempotency) lives in the SQL function place_order, in
  * one transaction. A demo payment is completed at once, and its confirmation is mailed before answering so
- * the answer says what happened; a Stripe one stays pending until its webhook, which mails it.
+ * the answer says what happened; a Stripe one stays pending until its webhook, which mails it. With a
+ * `client` (clientId of the request), a new order counts against CHECKOUT_LIMIT in the same transaction
+ * (place_order_limited): past it, a 429 and nothing written.
  */
-export async function placeOrder(request: CheckoutRequest, method: PaymentMethod): Promise<CheckoutResult> {
-  const [row] = await query<{ payment_id: string; replayed: boolean }>(
-    'select payment_id, replayed from place_order($1::jsonb, $2, $3)',
-    [JSON.stringify(request.items), request.idempotencyKey, method],
-  );
+export async function placeOrder(request: CheckoutRequest, method: PaymentMethod, client?: string): Promise<CheckoutResult> {
+  const params = [JSON.stringify(request.items), request.idempotencyKey, method];
+  const [row] = await (client
+    ? query<{ payment_id: string; replayed: boolean }>('select payment_id, replayed from place_order_limited($1::jsonb, $2, $3, $4, $5, $6)', [...params, client, CHECKOUT_LIMIT.max, CHECKOUT_LIMIT.windowSeconds])
+    : query<{ payment_id: string; replayed: boolean }>('select payment_id, replayed from place_order($1::jsonb, $2, $3)', params)
+  ).catch((error: { code?: string; detail?: string }) => {
+    if (error?.code === 'LU429') throw new HttpError(429, MSG.tooManyCheckouts, { 'Retry-After': String(Number(error.detail) || 60) });
+    throw error;
+  });
   // Only the request that created the payment sets its address: a replayed key cannot redirect the links.
   if (request.email && !row!.replayed) {
     await query('update payments set email = $2 where id = $1 and email is null', [row!.payment_id, request.email]);
@@ -34,4 +49,4 @@ export async function placeOrder(request: CheckoutRequest, method: PaymentMethod
 }
 
 /** The demonstration checkout: method demo, status completed, the clean files released at once. */
-export const demoCheckout = (request: CheckoutRequest) => placeOrder(request, 'demo');
+export const demoCheckout = (request: CheckoutRequest, client?: string) => placeOrder(request, 'demo', client);

@@ -10,6 +10,11 @@ export interface OrderItem {
   price: number;
   transformationId?: string;
   packageId?: string;
+  /**
+   * A paid item this payment did not sell, because another payment sold it first (the buyer paid twice):
+   * `refunded` once its price went back through Stripe, `refund-pending` until then.
+   */
+  duplicate?: 'refunded' | 'refund-pending';
 }
 
 export interface OrderDownload {
@@ -40,8 +45,8 @@ export function downloadFilename(kind: 'image' | 'video', resultPath: string | n
   return `restored-image-${stamp}.${ext === 'png' || ext === 'webp' ? ext : 'jpg'}`;
 }
 
-export function downloadUrl(transformationId: string): string {
-  return `/api/downloads/${transformationId}?token=${downloadToken(transformationId)}`;
+export function downloadUrl(paymentId: string, transformationId: string): string {
+  return `/api/downloads/${transformationId}?token=${downloadToken(paymentId, transformationId)}`;
 }
 
 interface OrderRow {
@@ -52,22 +57,27 @@ interface OrderRow {
   payment_method: string;
   created_at: Date;
   email: string | null;
-  email_status: 'sending' | 'sent' | 'saved' | 'failed' | null;
+  email_status: 'sending' | 'sent' | 'saved' | 'failed' | 'limited' | null;
   transformation_id: string | null;
   package_id: string | null;
   price: string;
+  sold: boolean;
+  refund_id: string | null;
   kind: 'image' | 'video' | null;
   result_path: string | null;
   t_created_at: Date | null;
   name: string | null;
 }
 
-/** The payment with its items (cart order) and a download link per bought transformation; null if none. */
+/**
+ * The payment with its items (cart order) and a download link per transformation it sold; null if none. An
+ * item it paid for but did not sell (a duplicate) is listed as such, without a link.
+ */
 export async function getOrder(paymentId: string): Promise<Order | null> {
   if (!UUID.test(paymentId)) return null;
   const rows = await query<OrderRow & Record<string, unknown>>(
     `select p.id as payment_id, p.amount, p.currency, p.status, p.payment_method, p.created_at, p.email, p.email_status,
-            pi.transformation_id, pi.package_id, pi.price,
+            pi.transformation_id, pi.package_id, pi.price, pi.sold, pi.refund_id,
             m.kind, m.result_path, m.created_at as t_created_at, c.name
        from payments p
        join payment_items pi on pi.payment_id = p.id
@@ -81,17 +91,24 @@ export async function getOrder(paymentId: string): Promise<Order | null> {
   );
   const first = rows[0];
   if (!first) return null;
+  const paid = first.status === 'completed';
   const items: OrderItem[] = rows.map((row) =>
     row.transformation_id
-      ? { type: row.kind!, name: row.name ?? row.kind!, price: Number(row.price), transformationId: row.transformation_id }
+      ? {
+          type: row.kind!,
+          name: row.name ?? row.kind!,
+          price: Number(row.price),
+          transformationId: row.transformation_id,
+          ...(paid && !row.sold && { duplicate: row.refund_id ? 'refunded' : 'refund-pending' }),
+        }
       : { type: 'package', name: row.name ?? row.package_id!, price: Number(row.price), packageId: row.package_id! },
   );
-  // Clean files only for a paid order: a pending Stripe payment, a failed or refunded one lists none.
-  const downloads = first.status !== 'completed' ? [] : rows
-    .filter((row) => row.transformation_id)
+  // Clean files only for what a paid order sold: a pending, failed, refunded or disputed payment lists none.
+  const downloads = !paid ? [] : rows
+    .filter((row) => row.transformation_id && row.sold)
     .map((row) => ({
       transformationId: row.transformation_id!,
-      url: downloadUrl(row.transformation_id!),
+      url: downloadUrl(first.payment_id, row.transformation_id!),
       filename: downloadFilename(row.kind!, row.result_path, row.t_created_at!),
     }));
   return {
@@ -113,16 +130,17 @@ function confirmationOf(email: string | null, status: OrderRow['email_status']):
 }
 
 /**
- * The transformation when it was bought in a completed payment, else null: the only way to its clean file.
- * The purchased flag alone is not enough; a refunded or failed payment gives no download.
+ * The transformation when this payment sold it and still does (completed, not refunded or disputed), else
+ * null: the only way to its clean file. Another payment that paid for the same item, but did not sell it,
+ * gives nothing.
  */
-export async function purchasedTransformation(transformationId: string): Promise<Transformation | null> {
+export async function soldTransformation(paymentId: string, transformationId: string): Promise<Transformation | null> {
   const t = await getTransformation(transformationId);
   if (!t || !t.purchased || t.status !== 'completed' || !t.resultPath) return null;
-  const paid = await query(
+  const sold = await query(
     `select 1 from payment_items pi join payments p on p.id = pi.payment_id
-      where pi.transformation_id = $1 and p.status = 'completed' limit 1`,
-    [transformationId],
+      where pi.payment_id = $1 and pi.transformation_id = $2 and pi.sold and p.status = 'completed'`,
+    [paymentId, transformationId],
   );
-  return paid.length > 0 ? t : null;
+  return sold.length > 0 ? t : null;
 }

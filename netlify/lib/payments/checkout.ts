@@ -6,6 +6,7 @@ import { placeOrder, type CheckoutResult } from '../orders/checkout';
 import type { CheckoutRequest } from '../../../src/lib/orders-schema';
 import type { StripeSettings } from './config';
 import { Stripe, stripeClient } from './stripe';
+import { CHECKOUT_SESSION_MINUTES } from './expiry';
 
 export interface StripeCheckoutResult extends CheckoutResult {
   /** Stripe's hosted payment page for this order. */
@@ -18,8 +19,8 @@ export interface StripeCheckoutResult extends CheckoutResult {
  * Checkout Session for exactly those prices. The payment id travels in the session's metadata; the
  * idempotency key is derived from it, so a retried checkout gets the same session, never a second one.
  */
-export async function stripeCheckout(request: CheckoutRequest, settings: StripeSettings, origin: string): Promise<StripeCheckoutResult> {
-  const order = await placeOrder(request, 'stripe');
+export async function stripeCheckout(request: CheckoutRequest, settings: StripeSettings, origin: string, client?: string): Promise<StripeCheckoutResult> {
+  const order = await placeOrder(request, 'stripe', client);
   if (order.status !== 'pending') throw new HttpError(409, MSG.checkoutNotPending);
   let session: Stripe.Checkout.Session;
   try {
@@ -35,6 +36,8 @@ export async function stripeCheckout(request: CheckoutRequest, settings: StripeS
         payment_intent_data: { metadata: { payment_id: order.paymentId } },
         success_url: `${origin}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: `${origin}/checkout/cancel`,
+        // From the payment's own time, so a retried checkout sends the same parameters (Stripe's idempotency).
+        expires_at: Math.floor(Date.parse(order.createdAt) / 1000) + CHECKOUT_SESSION_MINUTES * 60,
       },
       { idempotencyKey: `checkout-session:${order.paymentId}` },
     );

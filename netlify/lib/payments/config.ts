@@ -3,8 +3,9 @@ import { currentDeployContext } from '../deploy';
 import type { DeployContext } from '../../../src/lib/deploy-context';
 
 /**
- * Which checkout the site runs: `demo` (default: a recorded demonstration payment, nothing charged) or
- * `stripe` (Stripe Checkout; paid only on the verified webhook). Read from the environment on each
+ * Which checkout the site runs: `demo` (a recorded demonstration payment, nothing charged; the default
+ * everywhere but production) or `stripe` (Stripe Checkout; paid only on the verified webhook). A production
+ * deploy must name its mode: there, PAYMENTS unset would give every buyer free downloads by mistake. Read from the environment on each
  * request, so a key added in the Netlify UI takes effect without a redeploy. A wrong setting never stops
  * the site: it becomes `misconfigured` with a message naming the variables, shown by /api/health and
  * answered as 503 by the checkout, so nothing is sold for free by mistake. Live keys work on the production
@@ -43,8 +44,14 @@ type Env = Record<string, string | undefined>;
 export function readPaymentsConfig(env: Env = process.env, context: DeployContext = currentDeployContext(env)): PaymentsConfig {
   const parsed = paymentsEnvSchema.safeParse(env);
   if (!parsed.success) return { mode: 'misconfigured', problem: parsed.error.issues.map((i) => i.message).join('; ') };
-  const { PAYMENTS = 'demo', STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE } = parsed.data;
-  if (PAYMENTS === 'demo') return { mode: 'demo' };
+  const { PAYMENTS, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE } = parsed.data;
+  if (!PAYMENTS && context === 'production') {
+    return {
+      mode: 'misconfigured',
+      problem: 'PAYMENTS is not set: a production deploy must say PAYMENTS=stripe (real payments, with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET) or PAYMENTS=demo (the demonstration checkout, nothing charged) in its environment variables',
+    };
+  }
+  if (PAYMENTS !== 'stripe') return { mode: 'demo' };
   const missing = [!STRIPE_SECRET_KEY && 'STRIPE_SECRET_KEY', !STRIPE_WEBHOOK_SECRET && 'STRIPE_WEBHOOK_SECRET'].filter(Boolean);
   if (missing.length > 0) {
     return {

@@ -1,15 +1,18 @@
 import { toCents } from '../../../src/lib/money';
-import { withTransaction, type Queryable } from '../db';
+import { query, withTransaction, type Queryable } from '../db';
 import { HttpError } from '../http';
 import { sendOrderConfirmation } from '../mail/order-confirmation';
 import type { StripeSettings } from './config';
+import { refundDuplicates, refundWholeSession } from './refunds';
 import { Stripe, stripeClient } from './stripe';
 
 /**
  * What a verified Stripe event does to the order it names. Each change runs in one transaction that
  * locks the payment row and records the event id, so a redelivered or replayed event changes nothing,
- * and only forward moves are made (pending → completed | failed, pending | completed → refunded): events
- * arriving twice or out of order cannot reopen a refunded order or fail a paid one.
+ * and only forward moves are made (pending → completed | failed, completed → refunded | disputed): events
+ * arriving twice or out of order cannot reopen a refunded order or fail a paid one. An event about a session
+ * or charge this site did not make (another integration on the same Stripe account) is acknowledged and
+ * ignored, so Stripe does not retry it for days.
  */
 export interface EventOutcome {
   applied: boolean;
@@ -18,6 +21,8 @@ export interface EventOutcome {
   reason?: string;
   /** The order the event moved (set when a payment was completed). */
   paymentId?: string;
+  /** A refund this event caused (a duplicate payment). */
+  refundId?: string;
 }
 
 interface PaymentRow {
@@ -31,6 +36,7 @@ interface PaymentRow {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const notOurs = (what: string): EventOutcome => ({ applied: false, reason: `${what} was not made by this site: ignored` });
 
 /** Verifies the signature over the raw body with the library; anything else is a 400 and changes nothing. */
 export function verifyEvent(raw: Buffer, signature: string | null, settings: StripeSettings): Stripe.Event {
@@ -48,39 +54,45 @@ export async function applyStripeEvent(event: Stripe.Event, settings: StripeSett
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const outcome = await settleSession(event, settings, 'paid');
-      // After the transaction commits: the mail goes out only for a payment that is really completed.
-      if (outcome.applied && outcome.status === 'completed' && outcome.paymentId) await sendOrderConfirmation(outcome.paymentId);
+      // After the transaction commits: the mail goes out only for a payment that is really completed, and
+      // what the payment paid for but could not sell goes back to the buyer.
+      if (outcome.applied && outcome.status === 'completed' && outcome.paymentId) {
+        const refundId = await refundDuplicates(outcome.paymentId, settings);
+        await sendOrderConfirmation(outcome.paymentId);
+        return refundId ? { ...outcome, refundId } : outcome;
+      }
       return outcome;
     }
     case 'checkout.session.expired':
     case 'checkout.session.async_payment_failed':
       return settleSession(event, settings, 'failed');
-    case 'charge.refunded':
-      return refundCharge(event, event.data.object);
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      return revokeSale(event, settings, intentOf(charge.payment_intent), 'refunded', charge.refunded ? null : 'partial refund: downloads kept');
+    }
+    case 'charge.dispute.created':
+      return revokeSale(event, settings, intentOf(event.data.object.payment_intent), 'disputed', null);
     default:
       return { applied: false, reason: `event type ${event.type} is not used` };
   }
 }
+
+const intentOf = (intent: string | { id: string } | null | undefined) => (typeof intent === 'string' ? intent : (intent?.id ?? null));
 
 /**
  * The session is read back from Stripe rather than trusted from the event body: the current state
  * decides (a late `completed` after an expiry, an async payment still unpaid), and the amount Stripe
  * charged must equal the price this server recorded, or nothing is released.
  */
-async function settleSession(
-  event: Stripe.Event,
-  settings: StripeSettings,
-  outcome: 'paid' | 'failed',
-): Promise<EventOutcome> {
+async function settleSession(event: Stripe.Event, settings: StripeSettings, outcome: 'paid' | 'failed'): Promise<EventOutcome> {
   const { id: sessionId } = event.data.object as Stripe.Checkout.Session;
   const session = await stripeClient(settings).checkout.sessions.retrieve(sessionId);
   const paymentId = session.metadata?.payment_id ?? '';
-  return withTransaction(async (tx) => {
+  const result = await withTransaction(async (tx): Promise<EventOutcome | 'another-session'> => {
     const payment = await lockPayment(tx, 'id = $1', UUID.test(paymentId) ? paymentId : null);
-    if (!payment || payment.payment_method !== 'stripe') throw new HttpError(404, `No Stripe payment for Checkout Session ${session.id}`);
-    if (payment.stripe_session_id && payment.stripe_session_id !== session.id) {
-      throw new HttpError(409, `Checkout Session ${session.id} does not belong to payment ${payment.id}`);
-    }
+    if (!payment || payment.payment_method !== 'stripe') return notOurs(`Checkout Session ${session.id}`);
+    // Another session for an order that has its own: paid too, it is a second payment for the same order.
+    if (payment.stripe_session_id && payment.stripe_session_id !== session.id) return 'another-session';
     if (!(await recordEvent(tx, event, payment.id))) return { applied: false, status: payment.status, reason: 'duplicate event' };
     if (outcome === 'failed') {
       if (payment.status !== 'pending') return { applied: false, status: payment.status, reason: `payment already ${payment.status}` };
@@ -94,35 +106,55 @@ async function settleSession(
     }
     if (session.payment_status !== 'paid') return { applied: false, status: payment.status, reason: 'payment not settled yet' };
     if (payment.status !== 'pending') return { applied: false, status: payment.status, reason: `payment already ${payment.status}` };
-    const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
     await tx.query(
       `update payments set status = 'completed', stripe_session_id = $2, stripe_payment_intent = $3 where id = $1`,
-      [payment.id, session.id, paymentIntent],
+      [payment.id, session.id, intentOf(session.payment_intent)],
     );
     await releaseItems(tx, payment.id);
     return { applied: true, status: 'completed', paymentId: payment.id };
   });
+  if (result !== 'another-session') return result;
+  if (outcome !== 'paid' || session.payment_status !== 'paid') return { applied: false, reason: `Checkout Session ${session.id} is not the one recorded for payment ${paymentId}: ignored` };
+  const refundId = await refundWholeSession(session, settings);
+  return { applied: false, reason: `a second paid session for payment ${paymentId}: refunded`, ...(refundId && { refundId }) };
 }
 
-/** A full refund takes the files back; a partial one is left to the operator (Stripe shows it). */
-async function refundCharge(event: Stripe.Event, charge: Stripe.Charge): Promise<EventOutcome> {
-  const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
-  return withTransaction(async (tx) => {
+/**
+ * A full refund or a dispute takes the files back: the payment leaves `completed`, its items are unsold and
+ * their downloads refused. `keep` names why nothing changes (a partial refund is left to the operator).
+ * A charge this site does not know yet, but whose PaymentIntent names one of its payments, is answered 404
+ * so Stripe delivers it again after the completion has landed; any other is acknowledged and ignored.
+ */
+async function revokeSale(event: Stripe.Event, settings: StripeSettings, paymentIntent: string | null, status: 'refunded' | 'disputed', keep: string | null): Promise<EventOutcome> {
+  const outcome = await withTransaction(async (tx): Promise<EventOutcome | null> => {
     const payment = await lockPayment(tx, 'stripe_payment_intent = $1', paymentIntent);
-    // Unknown until the completed event has landed: a 404 makes Stripe deliver the refund again later.
-    if (!payment) throw new HttpError(404, `No completed payment for PaymentIntent ${paymentIntent ?? '(none)'}`);
+    if (!payment) return null;
     if (!(await recordEvent(tx, event, payment.id))) return { applied: false, status: payment.status, reason: 'duplicate event' };
-    if (!charge.refunded) return { applied: false, status: payment.status, reason: 'partial refund: downloads kept' };
-    if (payment.status === 'refunded') return { applied: false, status: payment.status, reason: 'payment already refunded' };
+    if (keep) return { applied: false, status: payment.status, reason: keep };
+    if (payment.status !== 'completed') return { applied: false, status: payment.status, reason: `payment already ${payment.status}` };
     const sold = await tx.query<{ transformation_id: string | null }>(
       `update payment_items set sold = false where payment_id = $1 and sold returning transformation_id`,
       [payment.id],
     );
     const ids = sold.map((r) => r.transformation_id).filter((id): id is string => !!id);
     await tx.query(`update media_transformations set purchased = false where id = any($1::uuid[])`, [ids]);
-    await tx.query(`update payments set status = 'refunded' where id = $1`, [payment.id]);
-    return { applied: true, status: 'refunded' };
+    await tx.query(`update payments set status = $2 where id = $1`, [payment.id, status]);
+    if (status === 'disputed') console.warn(`[payments] payment ${payment.id}: a dispute was opened; its downloads are revoked`);
+    return { applied: true, status };
   });
+  if (outcome) return outcome;
+  if (paymentIntent && (await intentNamesOurPayment(paymentIntent, settings))) {
+    throw new HttpError(404, `No completed payment for PaymentIntent ${paymentIntent} yet`);
+  }
+  return notOurs(`PaymentIntent ${paymentIntent ?? '(none)'}`);
+}
+
+/** Whether Stripe's PaymentIntent carries the payment id this site gives its sessions (and that payment exists). */
+async function intentNamesOurPayment(paymentIntent: string, settings: StripeSettings): Promise<boolean> {
+  const intent = await stripeClient(settings).paymentIntents.retrieve(paymentIntent);
+  const paymentId = intent.metadata?.payment_id ?? '';
+  if (!UUID.test(paymentId)) return false;
+  return (await query(`select 1 from payments where id = $1 and payment_method = 'stripe'`, [paymentId])).length > 0;
 }
 
 async function lockPayment(tx: Queryable, where: string, value: string | null): Promise<PaymentRow | null> {
@@ -146,7 +178,7 @@ async function recordEvent(tx: Queryable, event: Stripe.Event, paymentId: string
 /**
  * Sells the order's items, rows locked in id order like the checkout. An item another payment sold in
  * the meantime (the buyer paid in two tabs) stays unsold here: the buyer keeps the download through the
- * other payment, and the log says which payment to refund.
+ * other payment, and this payment's share for it is refunded after the commit (refunds.ts).
  */
 async function releaseItems(tx: Queryable, paymentId: string): Promise<void> {
   await tx.query(
@@ -160,9 +192,7 @@ async function releaseItems(tx: Queryable, paymentId: string): Promise<void> {
         select 1 from payment_items other where other.transformation_id = pi.transformation_id and other.sold)`,
     [paymentId],
   );
-  if (taken.length > 0) {
-    console.error(`[payments] payment ${paymentId} paid for items already sold (${taken.map((t) => t.id).join(', ')}); refund the duplicate in Stripe`);
-  }
+  if (taken.length > 0) console.warn(`[payments] payment ${paymentId} paid for items already sold (${taken.map((t) => t.id).join(', ')}); refunding them`);
   await tx.query(
     `update payment_items set sold = true where payment_id = $1 and (transformation_id is null or not (transformation_id = any($2::uuid[])))`,
     [paymentId, taken.map((t) => t.id)],

@@ -1,14 +1,19 @@
 import { apiUrl, isAllowedOutputUrl, readOutput } from './replicate-urls';
+import { lenientRateLimiter, type RateLimiter } from '../rate-limit';
 
 /**
  * The one client of Replicate's predictions API, used by the hosted colorizer and the hosted video
  * engine: create a prediction, poll it until it settles (cancelling it when the caller gives up), fetch
  * its output through the URL guard. It speaks the protocol only; each provider words its own errors from
- * the ReplicateError kinds.
+ * the ReplicateError kinds. Every prediction is billed, so the whole site starts at most
+ * REPLICATE_DAILY_PREDICTIONS a day (counted in the database, across instances): past it, predict() refuses
+ * before calling the API, as the API's own 429 would (the colorizer then falls back to the built-in one).
  */
 
 /** How often a running prediction is polled, unless REPLICATE_POLL_MS says. */
 export const REPLICATE_POLL_MS_DEFAULT = 1000;
+/** Predictions the site may start per day, unless REPLICATE_DAILY_PREDICTIONS says. */
+export const REPLICATE_DAILY_PREDICTIONS_DEFAULT = 300;
 const DEFAULT_BASE_URL = 'https://api.replicate.com';
 
 export interface ReplicateConnection {
@@ -34,6 +39,12 @@ export function replicateConnection(env: Env, defaultTimeoutMs: number): Replica
     pollMs: Number.isFinite(pollMs) && pollMs > 0 ? pollMs : REPLICATE_POLL_MS_DEFAULT,
     timeoutMs: timeoutMs > 0 ? timeoutMs : defaultTimeoutMs,
   };
+}
+
+/** Predictions the whole site may start per day (REPLICATE_DAILY_PREDICTIONS, else the default). */
+export function dailyPredictions(env: Env = process.env): number {
+  const daily = Number(env.REPLICATE_DAILY_PREDICTIONS);
+  return Number.isInteger(daily) && daily > 0 ? daily : REPLICATE_DAILY_PREDICTIONS_DEFAULT;
 }
 
 /** Which model runs: an official model "owner/name", or a version id (which wins when both are set). */
@@ -141,7 +152,7 @@ export interface ReplicateRun {
  * One run against the API, bounded by `conn.timeoutMs` from now and by the caller's `signal`. When the
  * caller aborts, its own reason is thrown (not a ReplicateError), so it is never reported as a service fault.
  */
-export function replicateRun(conn: ReplicateConnection, signal?: AbortSignal): ReplicateRun {
+export function replicateRun(conn: ReplicateConnection, signal?: AbortSignal, budget: RateLimiter = lenientRateLimiter()): ReplicateRun {
   const deadline = Date.now() + conn.timeoutMs;
   const auth = { Authorization: `Bearer ${conn.token}` };
 
@@ -194,6 +205,8 @@ export function replicateRun(conn: ReplicateConnection, signal?: AbortSignal): R
 
   return {
     async predict({ model, version }, input, onPoll) {
+      const { allowed } = await budget.hit('provider:replicate:predictions', dailyPredictions(), 86_400);
+      if (!allowed) throw new ReplicateError('http', "the site's daily budget for the hosted AI service is spent; try again tomorrow", 429);
       const createUrl = version ? `${conn.baseUrl}/v1/predictions` : `${conn.baseUrl}/v1/models/${model}/predictions`;
       const body = JSON.stringify(version ? { version, input } : { input });
       let prediction = await api(createUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });

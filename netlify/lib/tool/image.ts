@@ -8,8 +8,6 @@ import {
   ImageInputError,
   imageModelSchema,
   inspectImage,
-  makePreview,
-  PREVIEW_MAX_SIDE,
   promptSchema,
   restoreAndColorize,
   type ColorHint,
@@ -17,7 +15,10 @@ import {
   type ImageModel,
 } from '../image';
 import { photoTone } from '../image/pipeline';
+import { makePreview, PREVIEW_MAX_SIDE } from '../media/preview';
+import { withoutMetadata } from '../media/strip-metadata';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
+import { healWork } from '../../../src/lib/tool/heal-budget';
 import {
   completeTransformation,
   createTransformation,
@@ -31,7 +32,7 @@ import {
 /** How often a running image job stamps its row (well inside STALE_AFTER_SECONDS.image). */
 const HEARTBEAT_MS = 20_000;
 import { MSG } from '../../../src/lib/messages';
-import { BRAND, extensionFor, mimeFor, paths, viewUrl } from './media';
+import { extensionFor, mimeFor, paths, viewUrl } from './media';
 
 /** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id). */
 export const processImageOptionsSchema = z.object({
@@ -67,13 +68,16 @@ export const hintsOf = (t: Transformation): ColorHint[] => t.meta.colorHints;
 export const healMarksOf = (t: Transformation): HealMark[] => t.meta.healMarks;
 
 /**
- * Validates the image by content, stores it, restores and colorizes it, stores the clean result and the
- * watermarked preview and completes the transformation. Nothing is written before validation passes.
+ * Validates the image by content, stores it (upright, without its metadata: no location is kept or served
+ * back), restores and colorizes it, stores the clean result and the watermarked preview and completes the
+ * transformation. Nothing is written before validation passes.
  */
-export async function processImage(bytes: Buffer, opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
+export async function processImage(upload: Buffer, opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
   let inspected;
+  let bytes: Buffer;
   try {
-    inspected = await inspectImage(bytes, ['jpeg', 'png', 'tiff']);
+    inspected = await inspectImage(upload, ['jpeg', 'png', 'tiff']);
+    bytes = await withoutMetadata(upload, inspected.format);
   } catch (error) {
     throw toHttpError(error);
   }
@@ -91,10 +95,10 @@ export async function processImage(bytes: Buffer, opts: { model: ImageModel; pro
       restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, inspected: true, originalViewSide: PREVIEW_MAX_SIDE }),
     ).finally(() => clearInterval(heartbeat));
     // The browser shows the original beside the result: a bounded JPEG (TIFF does not display in
-    // browsers, and a 15 MB original would be slow to load). The stored original stays untouched.
+    // browsers, and a 15 MB original would be slow to load). The stored original keeps its full size.
     await storage.put(paths.originalView(t.id), result.originalView!, 'image/jpeg');
     written.push(paths.originalView(t.id));
-    const preview = await makePreview(result.image, BRAND);
+    const preview = await makePreview(result.image, t.id);
     await storage.put(paths.imageResult(t.id), result.image, 'image/jpeg');
     written.push(paths.imageResult(t.id));
     await storage.put(paths.imagePreview(t.id), preview, 'image/jpeg');
@@ -150,13 +154,15 @@ export function applyHeal(id: string, marks: HealMark[]): Promise<ImageAnswer> {
 export async function applyReference(id: string, bytes: Buffer | null): Promise<ImageAnswer> {
   if (!bytes) return rerender(id, { reference: null });
   let format;
+  let clean: Buffer;
   try {
     ({ format } = await inspectImage(bytes, ['jpeg', 'png', 'tiff']));
-    if ((await photoTone(bytes)) !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
+    clean = await withoutMetadata(bytes, format);
+    if ((await photoTone(clean)) !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
   } catch (error) {
     throw toHttpError(error);
   }
-  return rerender(id, { reference: { bytes, format } });
+  return rerender(id, { reference: { bytes: clean, format } });
 }
 
 type Rerender = { hints?: ColorHint[]; heal?: HealMark[]; reference?: { bytes: Buffer; format: 'jpeg' | 'png' | 'tiff' } | null };
@@ -178,11 +184,11 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let result;
   try {
-    result = await withRenderSlot(() => restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, heal, reference }));
+    result = await withRenderSlot(() => restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference }));
   } catch (error) {
     throw toHttpError(error);
   }
-  const preview = await makePreview(result.image, BRAND);
+  const preview = await makePreview(result.image, id);
   if (change.reference) await storage.put(referencePath!, change.reference.bytes, mimeFor(change.reference.format));
   // Purchase may have happened meanwhile: update only while still unpurchased.
   const rows = await query<{ id: string }>(

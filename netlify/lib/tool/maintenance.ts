@@ -1,12 +1,33 @@
 import { failStaleJobs } from '../transformations';
+import { expireUnpaidCheckouts } from '../payments/expiry';
+import { retryOwedRefunds } from '../payments/refunds';
+import { pruneRateLimits } from '../rate-limit';
 import { expireUnpurchased, expireUploads } from './retention';
+
+export interface MaintenanceReport {
+  staleJobsFailed: number;
+  uploadsExpired: number;
+  checkoutsExpired: number;
+  resultsExpired: number;
+  rateLimitsPruned: number;
+  refundsRetried: number;
+}
 
 /**
  * Periodic upkeep, run by the scheduled function maintenance.mts on Netlify and every few minutes by
  * `npm start` locally: jobs whose worker died (no heartbeat past their kind's deadline) are failed, so a
  * buyer polling one sees a clear message instead of a spinner (status reads never do this themselves);
- * uploads never processed and results nobody bought are deleted after their time (retention.ts).
+ * uploads never processed, unpaid checkouts and then results nobody bought are expired (retention.ts,
+ * payments/expiry.ts); refunds owed for duplicate payments that failed are tried again (payments/refunds.ts);
+ * rate-limit windows long over are deleted.
  */
-export async function runMaintenance(): Promise<{ staleJobsFailed: number; uploadsExpired: number; resultsExpired: number }> {
-  return { staleJobsFailed: await failStaleJobs(), uploadsExpired: await expireUploads(), resultsExpired: await expireUnpurchased() };
+export async function runMaintenance(): Promise<MaintenanceReport> {
+  const staleJobsFailed = await failStaleJobs();
+  const uploadsExpired = await expireUploads();
+  // Before the retention: an expired checkout's items are unbought results like any other.
+  const checkoutsExpired = await expireUnpaidCheckouts();
+  const resultsExpired = await expireUnpurchased();
+  const rateLimitsPruned = await pruneRateLimits();
+  const refundsRetried = await retryOwedRefunds();
+  return { staleJobsFailed, uploadsExpired, checkoutsExpired, resultsExpired, rateLimitsPruned, refundsRetried };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpError } from '../http';
 import { MSG } from '../../../src/lib/messages';
 import { getStorage, MAX_UPLOAD_BYTES } from '../storage';
-import { forgetUploadGrant } from './upload-grants';
+import { claimUploadGrant } from './upload-grants';
 import { withTimestamp, EXTENSIONS } from '../../../src/lib/tool/constants';
 import { site } from '../../../src/lib/site';
 
@@ -50,17 +50,21 @@ export function isUploadId(value: unknown): value is string {
   return typeof value === 'string' && UPLOAD_ID.test(value);
 }
 
-/** The bytes the browser uploaded under `uploadId` (a 400 when nothing arrived). */
+/**
+ * The bytes the browser uploaded under `uploadId` (a 400 when nothing arrived), once: reading it marks its
+ * grant used, so the same upload is never processed twice (a second PUT to its link gains nothing).
+ */
 export async function readUpload(uploadId: string): Promise<Buffer> {
   if (!isUploadId(uploadId)) throw new HttpError(400, 'Invalid upload id');
   const bytes = await getStorage().get(paths.upload(uploadId));
-  if (!bytes || bytes.length === 0) throw new HttpError(400, 'The upload was not found. Please upload the image again.');
+  if (!bytes || bytes.length === 0) throw new HttpError(400, MSG.uploadMissing);
   if (bytes.length > MAX_UPLOAD_BYTES) throw new HttpError(413, MSG.uploadTooLarge);
+  if (!(await claimUploadGrant(uploadId))) throw new HttpError(400, MSG.uploadMissing);
   return bytes;
 }
 
+/** Deletes the uploaded file; its (used) grant stays until the link expires, when the sweep deletes anything put there since. */
 export async function discardUpload(uploadId: string | undefined): Promise<void> {
   if (!uploadId || !isUploadId(uploadId)) return;
   await getStorage().remove([paths.upload(uploadId)]).catch(() => {});
-  await forgetUploadGrant(uploadId).catch(() => {});
 }

@@ -1,13 +1,17 @@
 import { query } from '../db';
 import { getStorage } from '../storage';
 import { paths } from './media';
+import { UPLOAD_URL_TTL_SECONDS } from '../storage/limits';
 
 /**
- * How long things nobody bought are kept. An upload grant not used within UPLOAD_TTL_SECONDS is deleted
- * with its file; an unpurchased result (original, previews, clean file, reference photo) older than
- * RESULT_RETENTION_DAYS is deleted with its row, unless a payment (even a pending one) lists it.
+ * How long things nobody bought are kept. An upload grant is deleted with its file once its signed link has
+ * expired (UPLOAD_TTL_SECONDS: the link's life plus a margin), processed or not: until then the link can be
+ * used again, and whatever it brought must go too; an unpurchased result (original, previews, clean file, reference photo) older than
+ * RESULT_RETENTION_DAYS is deleted with its row, unless a live payment (pending, completed or refunded: a
+ * record to keep) lists it. A failed payment — an unpaid checkout that expired — releases its items: their
+ * lines go with them.
  */
-export const UPLOAD_TTL_SECONDS = 3600;
+export const UPLOAD_TTL_SECONDS = UPLOAD_URL_TTL_SECONDS + 10 * 60;
 export const RESULT_RETENTION_DAYS = Number(process.env.RESULT_RETENTION_DAYS) || 30;
 
 export async function expireUploads(olderThanSeconds = UPLOAD_TTL_SECONDS): Promise<number> {
@@ -21,10 +25,17 @@ export async function expireUploads(olderThanSeconds = UPLOAD_TTL_SECONDS): Prom
 
 export async function expireUnpurchased(olderThanDays = RESULT_RETENTION_DAYS): Promise<number> {
   const rows = await query<{ id: string; original_path: string | null; result_path: string | null; preview_path: string | null; view: string | null; reference: string | null }>(
-    `delete from media_transformations m
-      where not m.purchased and m.status in ('completed', 'failed')
-        and m.created_at < now() - make_interval(days => $1::int)
-        and not exists (select 1 from payment_items pi where pi.transformation_id = m.id)
+    `with doomed as (
+       select m.id from media_transformations m
+        where not m.purchased and m.status in ('completed', 'failed')
+          and m.created_at < now() - make_interval(days => $1::int)
+          and not exists (
+            select 1 from payment_items pi join payments p on p.id = pi.payment_id
+             where pi.transformation_id = m.id and p.status <> 'failed')
+     ), released as (
+       delete from payment_items pi using doomed d where pi.transformation_id = d.id
+     )
+     delete from media_transformations m using doomed d where m.id = d.id
       returning m.id, m.original_path, m.result_path, m.preview_path,
                 m.hints->>'originalViewPath' as view, m.hints->>'referencePath' as reference`,
     [olderThanDays],

@@ -1,8 +1,7 @@
-import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
 import { deployOrigin } from '../deploy';
-import { query } from '../db';
+import { query, withTransaction } from '../db';
 import { getStorage } from '../storage';
 import { sign, verify } from '../signing';
 import {
@@ -21,11 +20,14 @@ import {
   failTransformation,
   getTransformation,
   setTransformationPaths,
+  STALE_AFTER_SECONDS,
   updateProgress,
+  type NewTransformation,
   type Transformation,
 } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
 import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
+import { withoutMetadata } from '../media/strip-metadata';
 
 /**
  * Video jobs: POST /api/process-video validates and queues, the job runs in the background function
@@ -35,6 +37,11 @@ import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
 
 /** The whole render may take this long before the job is killed and failed. */
 export const VIDEO_JOB_TIMEOUT_MS = Number(process.env.VIDEO_JOB_TIMEOUT_MS) > 0 ? Number(process.env.VIDEO_JOB_TIMEOUT_MS) : 10 * 60_000;
+/**
+ * Video jobs queued or rendering at once on the whole site (every instance): a job takes a background
+ * function for minutes, or a paid hosted run. Past it a new job is refused with 503 before anything is stored.
+ */
+export const MAX_ACTIVE_VIDEO_JOBS = Number(process.env.MAX_CONCURRENT_VIDEO_JOBS) || 3;
 /** Progress is written when it moved by at least this much… */
 export const PROGRESS_STEP = 0.05;
 /** …and at least this often while the engine is busy, as a heartbeat for the stale-job check. */
@@ -78,27 +85,37 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
     if (error instanceof VideoInputError) throw new HttpError(error.status, error.message);
     throw error;
   }
-  const t = await createTransformation({
-    kind: 'video',
-    model: selectVideoEngine(process.env).id,
-    prompt: body.prompt,
-    mode: body.mode,
-    status: 'queued',
-  });
+  const t = await createVideoJob({ kind: 'video', model: selectVideoEngine(process.env).id, prompt: body.prompt, mode: body.mode, status: 'queued' });
   const ext = header.format === 'jpeg' ? 'jpg' : 'png';
   const originalPath = paths.original(t.id, ext);
   try {
-    // Stored (and later shown back as originalImageUrl) without its metadata: a phone photo's EXIF carries
-    // where it was taken. The orientation is applied first, so nothing turns sideways.
-    const oriented = sharp(bytes, { limitInputPixels: 40_000_000 }).rotate();
-    const clean = await (header.format === 'jpeg' ? oriented.jpeg({ quality: 95 }) : oriented.png()).toBuffer();
-    await getStorage().put(originalPath, clean, `image/${header.format}`);
+    // Stored (and later shown back as originalImageUrl) upright and without its metadata: a phone photo's
+    // EXIF carries where it was taken.
+    await getStorage().put(originalPath, await withoutMetadata(bytes, header.format), `image/${header.format}`);
     if ('uploadId' in body) await discardUpload(body.uploadId);
     return (await setTransformationPaths(t.id, { originalPath }))!;
   } catch (error) {
     await failTransformation(t.id, MSG.videoError).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Creates the job's row if fewer than MAX_ACTIVE_VIDEO_JOBS are live on the site (queued or processing with
+ * a recent heartbeat; a dead one is failed by the maintenance). One creation at a time (advisory lock), so
+ * two instances never both take the last place.
+ */
+async function createVideoJob(input: NewTransformation): Promise<Transformation> {
+  return withTransaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(hashtextextended('video-jobs', 0))`);
+    const [row] = await tx.query<{ n: number }>(
+      `select count(*)::int as n from media_transformations
+        where kind = 'video' and status in ('queued', 'processing') and updated_at > now() - make_interval(secs => $1::int)`,
+      [STALE_AFTER_SECONDS.video],
+    );
+    if (row!.n >= MAX_ACTIVE_VIDEO_JOBS) throw new HttpError(503, MSG.videoBusy, { 'Retry-After': '30' });
+    return createTransformation(input, tx);
+  });
 }
 
 export const jobSignature = (id: string) => sign(JOB_PURPOSE, id);

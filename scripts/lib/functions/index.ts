@@ -35,7 +35,8 @@ export interface LocalFunctions {
  * call (about 3 s). With `watch` (npm run dev) a changed source rebuilds, and only the functions whose
  * bundle changed restart; adding or removing a function file re-lists them.
  */
-export async function startFunctions(opts: { root: string; watch?: boolean; functionsDir?: string; outDir?: string }): Promise<LocalFunctions> {
+export async function startFunctions(opts: { root: string; watch?: boolean; functionsDir?: string; outDir?: string; syncTimeoutMs?: number }): Promise<LocalFunctions> {
+  const syncTimeoutMs = opts.syncTimeoutMs ?? FUNCTION_TIMEOUT_MS.sync;
   const functionsDir = opts.functionsDir ?? path.join(opts.root, 'netlify/functions');
   const outDir = opts.outDir ?? path.join(opts.root, '.netlify/functions-local');
   let list: LocalFunction[] = [];
@@ -106,7 +107,7 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
     // The runtime takes the route pattern from here to fill `context.params`.
     headers.set('x-nf-functions-metadata', base64Json({ invocation_metadata: { function_name: fn.name }, routes: route ? [{ pattern: route.pattern }] : [] }));
 
-    const timeoutMs = fn.background ? FUNCTION_TIMEOUT_MS.background : FUNCTION_TIMEOUT_MS.sync;
+    const timeoutMs = fn.background ? FUNCTION_TIMEOUT_MS.background : syncTimeoutMs;
     const port = await instances.get(fn.name)!.port();
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const answer = await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, {
@@ -130,8 +131,11 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
   const failure = (fn: LocalFunction, error: unknown): Response => {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     console.error(`[functions] ${fn.name}: ${timedOut ? 'timed out' : 'failed'}:`, error);
+    // As on Netlify, a function past its time limit is stopped, not left computing: the instance still
+    // busy with it is replaced, so the next visitor gets a free one.
+    if (timedOut) instances.get(fn.name)?.kill();
     return timedOut
-      ? new Response(`Function ${fn.name} timed out after ${FUNCTION_TIMEOUT_MS.sync / 1000} s`, { status: 504, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+      ? new Response(`Function ${fn.name} timed out after ${syncTimeoutMs / 1000} s`, { status: 504, headers: { 'content-type': 'text/plain; charset=utf-8' } })
       : new Response('Internal Server Error', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   };
 

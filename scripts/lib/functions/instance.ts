@@ -71,6 +71,17 @@ export class FunctionInstance {
     return port;
   }
 
+  /**
+   * Ends an instance stuck in work past its time limit at once (SIGKILL: a process busy computing never
+   * runs a SIGTERM handler), as Netlify ends a function that times out; the next `port()` starts a new one.
+   */
+  kill(): void {
+    const child = this.#child;
+    this.#child = undefined;
+    this.#ready = undefined;
+    child?.kill('SIGKILL');
+  }
+
   /** Stops the instance (a rebuild, or the server closing); the next `port()` starts a new one. */
   async stop(): Promise<void> {
     const child = this.#child;

@@ -13,6 +13,13 @@ export const CHAT_LIMITS = {
   maxFileNameChars: 200,
 } as const;
 
+/**
+ * What one image costs a model in prompt tokens, counted against the chat's daily token budget: providers
+ * scale images down and bill them by area (about 1,600 tokens for a large image on Claude, about 1,100 at
+ * GPT-4o's high detail), so every image counts the larger figure.
+ */
+export const IMAGE_PART_TOKENS = 1_600;
+
 /** Base64 data-URL length of a file of `bytes` bytes (plus a generous allowance for the header). */
 export function maxDataUrlChars(bytes: number = CHAT_LIMITS.maxAttachmentBytes): number {
   return Math.ceil(bytes / 3) * 4 + 200;

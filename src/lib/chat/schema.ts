@@ -1,7 +1,7 @@
 import { z } from '../zod';
 import { AGENT_IDS } from './agents';
 import { MODEL_IDS } from './models';
-import { CHAT_LIMITS, SAMPLING, maxDataUrlChars } from './limits';
+import { CHAT_LIMITS, IMAGE_PART_TOKENS, SAMPLING, maxDataUrlChars } from './limits';
 import { classifyAttachment, isImageDataUrl, parseDataUrl } from './attachments';
 import { CHAT_ERRORS } from './errors';
 
@@ -116,6 +116,18 @@ export function countedChars(content: ChatRequestMessage['content']): number {
     }
   }
   return n;
+}
+
+/** Images a message sends the model: image parts and files that are images. */
+export function imageParts(content: ChatRequestMessage['content']): number {
+  if (typeof content === 'string') return 0;
+  return content.filter((p) => p.type === 'image_url' || (p.type === 'file' && classifyAttachment(p.file.filename, parseDataUrl(p.file.file_data)?.mimeType) === 'image')).length;
+}
+
+/** The prompt's tokens as the daily budget counts them: characters / 4, plus IMAGE_PART_TOKENS per image. */
+export function promptTokenEstimate(messages: readonly ChatRequestMessage[]): number {
+  const chars = messages.reduce((n, m) => n + countedChars(m.content), 0);
+  return Math.ceil(chars / 4) + IMAGE_PART_TOKENS * messages.reduce((n, m) => n + imageParts(m.content), 0);
 }
 
 /** The text of a message's content (attachment data excluded). */

@@ -4,6 +4,7 @@ import { $purchases, type Purchases } from '../cart-state';
 import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
 import type { TransformationStatus } from './status-schema';
 import { VIDEO_DURATION_SECONDS } from './video-modes';
+import type { PublicHealth } from '../health';
 
 /**
  * Browser side of the tool's API. Small files go inline (multipart for images, a data URL for videos);
@@ -211,12 +212,10 @@ export async function waitForTransformation(
 
 export type VideoAvailability = 'unknown' | 'available' | 'unavailable';
 
-interface Health {
-  video?: { available?: boolean };
-  payments?: { mode?: string };
-}
+type Health = Partial<PublicHealth>;
 
-// One /api/health request per page, shared by the islands that read it.
+// One /api/health request per page, shared by the islands that read it: its public answer (ok, whether
+// videos can be made, the payment mode), which it gives with 503 too when the site is unwell.
 let health: Promise<Health | null> | undefined;
 function fetchHealth(): Promise<Health | null> {
   health ??= fetch('/api/health', { cache: 'no-store' })

@@ -5,6 +5,7 @@ import healthFunction from '../../../netlify/functions/health.mts';
 import { CHAT_SETUP_HINT } from '../../../netlify/lib/chat/config';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
 import { TEST_KEY, chatRequest, validBody } from './helpers';
+import { operatorHealthRequest } from '../../support/operator-health';
 
 // Without a key, visitors read that chat is unavailable; only the operator learns how to turn it on.
 const savedEnv = { ...process.env };
@@ -35,13 +36,15 @@ describe('chat without a key', () => {
     expect(CHAT_SETUP_HINT).toContain('CHAT_API_KEY');
   });
 
-  it('/api/health gives the operator the hint while chat is off, and drops it once a key is set', async () => {
+  it('/api/health gives the operator the hint while chat is off, and drops it once a key is set; visitors see none', async () => {
     withoutKey();
-    const off = await (await healthFunction(new Request('http://localhost/api/health'))).json();
+    expect(await (await healthFunction(new Request('http://localhost/api/health'))).text()).not.toContain(CHAT_SETUP_HINT);
+    withoutKey();
+    const off = await (await healthFunction(operatorHealthRequest('http://localhost/api/health'))).json();
     expect(off.chat).toEqual({ configured: false, hint: CHAT_SETUP_HINT });
 
     process.env.CHAT_API_KEY = TEST_KEY;
-    const on = await (await healthFunction(new Request('http://localhost/api/health'))).json();
+    const on = await (await healthFunction(operatorHealthRequest('http://localhost/api/health'))).json();
     expect(on.chat).toEqual({ configured: true });
     expect(JSON.stringify(on)).not.toContain(TEST_KEY);
   });

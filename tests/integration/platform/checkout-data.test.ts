@@ -40,7 +40,7 @@ for (const backend of backends) {
       );
       expect(tables.map((t) => t.name).sort()).toEqual(
         ['catalog_prices', 'contact_messages', 'leads', 'media_transformations', 'newsletter_subscribers',
-          'payment_items', 'payments', 'rate_limits', 'stripe_events', 'upload_grants'].sort(),
+          'payment_items', 'payments', 'rate_limits', 'stripe_events', 'upload_grants', 'work_slots'].sort(),
       );
       expect(tables.every((t) => t.rls)).toBe(true);
     });

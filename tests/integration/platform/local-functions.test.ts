@@ -20,6 +20,7 @@ beforeAll(async () => {
     port: 0,
     functionsDir: path.join(root, 'tests/support/local-functions'),
     functionsOutDir: path.join(tmp, 'built'),
+    functionTimeoutMs: 5_000,
   });
 });
 afterAll(async () => {
@@ -102,6 +103,15 @@ describe('local function runtime', () => {
     expect(crashed.status).toBe(500);
     expect(await crashed.text()).toBe('Internal Server Error'); // no stack trace or path leaks out
     const after = await fetch(`${server.url}/fixture/crash`);
+    expect(after.status).toBe(200);
+    expect((await after.json()).pid).not.toBe(before);
+  });
+
+  it('stops a function past its time limit instead of leaving it computing: the next request gets a fresh instance', async () => {
+    const before = (await (await fetch(`${server.url}/fixture/busy`)).json()).pid;
+    const stuck = await fetch(`${server.url}/fixture/busy?spin`);
+    expect(stuck.status).toBe(504);
+    const after = await fetch(`${server.url}/fixture/busy`);
     expect(after.status).toBe(200);
     expect((await after.json()).pid).not.toBe(before);
   });

@@ -4,6 +4,7 @@ import checkout from '../../../netlify/functions/checkout.mts';
 import checkoutSession from '../../../netlify/functions/checkout-session.mts';
 import downloads from '../../../netlify/functions/downloads.mts';
 import health from '../../../netlify/functions/health.mts';
+import { operatorHealthRequest } from '../../support/operator-health';
 import stripeWebhook from '../../../netlify/functions/stripe-webhook.mts';
 import { query } from '../../../netlify/lib/db';
 import { stripeClient } from '../../../netlify/lib/payments/stripe';
@@ -117,7 +118,7 @@ describe('PAYMENTS=stripe', () => {
     const pending = await sessionOrder(sessionId);
     expect(pending).toMatchObject({ success: true, paymentId: body.paymentId, status: 'pending', paymentMethod: 'stripe', downloads: [] });
     // Even with a valid download token, the clean file waits for the verified payment.
-    const early = await download(`/api/downloads/${item.id}?token=${downloadToken(item.id)}`);
+    const early = await download(`/api/downloads/${item.id}?token=${downloadToken(body.paymentId, item.id)}`);
     expect(early.status).toBe(403);
 
     const paid = await send(stripe.event('checkout.session.completed', stripe.pay(sessionId)));
@@ -169,14 +170,15 @@ describe('PAYMENTS=stripe', () => {
     expect(await state()).toEqual(after);
   });
 
-  it('refuses an event for an unknown payment and changes nothing', async () => {
+  it('acknowledges an event for a session this site did not make (200, so Stripe stops retrying) and changes nothing', async () => {
     const client = stripeClient((readPaymentsConfig() as { stripe: Parameters<typeof stripeClient>[0] }).stripe);
     const lineItems = [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 199, product_data: { name: 'Restored & Colorized Image' } } }];
     const before = await state();
     for (const metadata of [{ payment_id: randomUUID() }, { payment_id: 'not-a-uuid' }, {}] as Record<string, string>[]) {
       const session = await client.checkout.sessions.create({ mode: 'payment', line_items: lineItems, metadata, success_url: `${BASE}/checkout/success` });
       const res = await send(stripe.event('checkout.session.completed', stripe.pay(session.id)));
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ received: true, applied: false, reason: expect.stringMatching(/not made by this site/) });
     }
     expect(await state()).toEqual(before);
   });
@@ -259,7 +261,7 @@ describe('payments configuration', () => {
   it('with Stripe selected but no keys: health says what is missing, checkout and webhook answer 503', async () => {
     delete process.env.STRIPE_SECRET_KEY;
     delete process.env.STRIPE_WEBHOOK_SECRET;
-    const { payments } = await (await health(new Request(`${BASE}/api/health`))).json();
+    const { payments } = await (await health(operatorHealthRequest(`${BASE}/api/health`))).json();
     expect(payments).toEqual({ mode: 'misconfigured', problem: expect.stringMatching(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/) });
     const item = await seedCompleted('image');
     const before = await state();
@@ -287,7 +289,7 @@ describe('payments configuration', () => {
       expect(res.headers.get('x-robots-tag')).toBe('noindex');
       expect(await state()).toEqual(before);
       expect(stripe.creates.length).toBe(creates);
-      const { payments } = await (await health(new Request(`${BASE}/api/health`), previewContext)).json();
+      const { payments } = await (await health(operatorHealthRequest(`${BASE}/api/health`), previewContext)).json();
       expect(payments).toEqual({ mode: 'misconfigured', problem: expect.stringMatching(/Live Stripe keys are refused on a deploy-preview deploy/) });
       // The same deploy with a test key takes the (test) payment.
       Object.assign(process.env, stripe.env());

@@ -107,7 +107,7 @@ describe('refusals', () => {
 
   it('refuses the clean file of an item that is not in a completed payment, even with its real token', async () => {
     const item = await seedCompleted();
-    const path = `/api/downloads/${item.id}?token=${downloadToken(item.id)}`;
+    const path = `/api/downloads/${item.id}?token=${downloadToken(crypto.randomUUID(), item.id)}`;
     expect(await refused(path)).toEqual(forbidden);
     // A purchased flag without any payment behind it is not enough.
     await query('update media_transformations set purchased = true where id = $1', [item.id]);

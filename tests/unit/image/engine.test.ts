@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ImageInputError, inspectImage, makePreview, restoreAndColorize } from '../../../netlify/lib/image';
+import { ImageInputError, inspectImage, restoreAndColorize } from '../../../netlify/lib/image';
+import { makePreview } from '../../../netlify/lib/media/preview';
 import { labToRgb, rgbToLab } from '../../../netlify/lib/image/lab';
 import { propagateHints } from '../../../netlify/lib/image/hints';
 import { restoreLuminance } from '../../../netlify/lib/image/restore';
@@ -107,7 +108,7 @@ describe('restoreAndColorize and previews', () => {
     expect([meta.width, meta.height, meta.exif]).toEqual([320, 240, undefined]);
     const stats = await sharp(res.image).stats();
     expect(Math.abs(stats.channels[0].mean - stats.channels[2].mean)).toBeGreaterThan(1); // not grey any more
-    const preview = await makePreview(res.image, 'Lumora AI');
+    const preview = await makePreview(res.image, 'item-1');
     const [c, p] = await Promise.all([sharp(res.image).raw().toBuffer(), sharp(preview).raw().toBuffer()]);
     let brighter = 0;
     for (let i = 0; i < c.length; i++) if (p[i] > c[i] + 12) brighter++;

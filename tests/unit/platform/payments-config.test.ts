@@ -10,6 +10,14 @@ describe('readPaymentsConfig', () => {
     expect(readPaymentsConfig({ PAYMENTS: 'demo', ...KEYS })).toEqual({ mode: 'demo' });
   });
 
+  it('must be named on a production deploy: PAYMENTS unset there is a misconfiguration, never free downloads', () => {
+    expect(readPaymentsConfig({}, 'production')).toEqual({ mode: 'misconfigured', problem: expect.stringMatching(/^PAYMENTS is not set: a production deploy must say PAYMENTS=stripe .* or PAYMENTS=demo/) });
+    expect(readPaymentsConfig({ PAYMENTS: ' ' }, 'production')).toMatchObject({ mode: 'misconfigured' });
+    expect(readPaymentsConfig({ PAYMENTS: 'demo' }, 'production')).toEqual({ mode: 'demo' });
+    expect(readPaymentsConfig({ PAYMENTS: 'stripe', ...KEYS }, 'production')).toMatchObject({ mode: 'stripe' });
+    expect(readPaymentsConfig({}, 'deploy-preview')).toEqual({ mode: 'demo' });
+  });
+
   it('is Stripe with both keys, on api.stripe.com unless STRIPE_API_BASE points elsewhere', () => {
     expect(readPaymentsConfig({ PAYMENTS: 'stripe', ...KEYS })).toEqual({
       mode: 'stripe',

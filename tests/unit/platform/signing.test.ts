@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { downloadToken, isValidDownloadToken, isValidOrderToken, orderToken } from '../../../netlify/lib/orders/tokens';
+import { downloadToken, downloadTokenPayment, isValidOrderToken, orderToken } from '../../../netlify/lib/orders/tokens';
 import { checkFileLink, createUploadToken, fileSignature, readUploadToken } from '../../../netlify/lib/storage/local-tokens';
 import { assertStoragePath, contentTypeFor } from '../../../netlify/lib/storage/paths';
 
 const ID = '7d1f6c1e-7a1b-4c1e-9f1e-1a2b3c4d5e6f';
+const PAYMENT = 'aa1f6c1e-7a1b-4c1e-9f1e-1a2b3c4d5e6f';
 let saved: string | undefined;
 beforeEach(() => {
   saved = process.env.APP_SECRET;
@@ -18,12 +19,23 @@ describe('order and download tokens', () => {
     const token = orderToken(ID);
     expect(isValidOrderToken(ID, token)).toBe(true);
     expect(isValidOrderToken(ID.replace('7d', '8d'), token)).toBe(false);
-    expect(isValidDownloadToken(ID, token)).toBe(false); // purposes do not mix
-    expect(isValidDownloadToken(ID, downloadToken(ID))).toBe(true);
+    expect(downloadTokenPayment(ID, `${PAYMENT}.${token}`)).toBeNull(); // purposes do not mix
+    expect(downloadTokenPayment(ID, downloadToken(PAYMENT, ID))).toBe(PAYMENT);
     expect(isValidOrderToken(ID, null)).toBe(false);
     expect(isValidOrderToken(ID, token.slice(1))).toBe(false);
     process.env.APP_SECRET = 'another-secret-0123456789abcdefghijklmn';
     expect(isValidOrderToken(ID, token)).toBe(false);
+  });
+
+  it('a download token is bound to the payment and the item it was issued for', () => {
+    const token = downloadToken(PAYMENT, ID);
+    expect(token.startsWith(`${PAYMENT}.`)).toBe(true);
+    expect(downloadTokenPayment(ID.replace('7d', '8d'), token)).toBeNull(); // another item
+    const otherPayment = PAYMENT.replace('aa', 'bb');
+    expect(downloadTokenPayment(ID, token.replace(PAYMENT, otherPayment))).toBeNull(); // another payment, same signature
+    expect(downloadTokenPayment(ID, token.split('.')[1]!)).toBeNull(); // the old item-only form
+    expect(downloadTokenPayment(ID, `${token}.x`)).toBeNull();
+    expect(downloadTokenPayment(ID, null)).toBeNull();
   });
 
   it('refuse to sign without a real secret', () => {

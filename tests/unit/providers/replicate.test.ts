@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  dailyPredictions,
   firstUrl,
   parseModel,
+  REPLICATE_DAILY_PREDICTIONS_DEFAULT,
   REPLICATE_POLL_MS_DEFAULT,
   replicateConnection,
   ReplicateError,
@@ -46,6 +48,7 @@ describe('configuration', () => {
       pollMs: REPLICATE_POLL_MS_DEFAULT,
       timeoutMs: 5,
     });
+    expect([dailyPredictions({}), dailyPredictions({ REPLICATE_DAILY_PREDICTIONS: 'many' }), dailyPredictions({ REPLICATE_DAILY_PREDICTIONS: '40' })]).toEqual([REPLICATE_DAILY_PREDICTIONS_DEFAULT, REPLICATE_DAILY_PREDICTIONS_DEFAULT, 40]);
   });
 
   it('reads "owner/name" and "owner/name:version"', () => {

@@ -1,0 +1,11 @@
+/**
+ * What GET /api/health tells anyone: whether the site works (also its status code, 200 or 503) and the two
+ * things the pages need to know — whether videos can be made and which checkout runs. Nothing about how the
+ * deploy is configured: that (adapters, the pages' policy check, what a misconfiguration is) is answered only
+ * to the operator, who sends `Authorization: Bearer <HEALTH_SECRET>`.
+ */
+export interface PublicHealth {
+  ok: boolean;
+  video: { available: boolean };
+  payments: { mode: 'demo' | 'stripe' | 'misconfigured' };
+}
