@@ -29,7 +29,8 @@ beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'lumora-deploy-test-'));
   bundles = new Map((await bundleForDeploy(root, outDir, functionNames)).map((b) => [b.name, b]));
   framework = await bundleFrameworkFunctions(root, path.join(outDir, 'framework'));
-});
+  // Netlify's bundler traces some 25 functions: about 20 s on a quiet 2-core machine, minutes when it is busy.
+}, 600_000);
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
 /** What a bundle ships: the project sources bundled into its code, and every file in the archive. */
