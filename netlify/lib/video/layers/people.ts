@@ -7,6 +7,9 @@ import { components, distanceTo, type Rgb } from './planes';
 
 export type Face = { x: number; y: number; width: number; height: number };
 
+/** How much Cr must exceed Cb for a colour to be skin. */
+const SKIN_WARMTH = 28;
+
 /** Chroma spread (Cb/Cr units) below which a photo counts as monochrome or tinted. */
 const MIN_CHROMA_SPREAD = 7;
 
@@ -43,12 +46,14 @@ export function skinMask({ data, width, height }: Rgb): Uint8Array {
     const b = data[i * 3 + 2]!;
     const [cb, cr] = chroma(r, g, b);
     const y = 0.299 * r + 0.587 * g + 0.114 * b;
-    mask[i] = y > 45 && cb + 128 >= 77 && cb + 128 <= 127 && cr + 128 >= 136 && cr + 128 <= 173 ? 1 : 0;
+    // Skin is clearly warm (Cr well above Cb): cream, beige and warm whites are not.
+    const warm = cr - cb >= SKIN_WARMTH;
+    mask[i] = y > 45 && warm && cb + 128 >= 77 && cb + 128 <= 127 && cr + 128 >= 136 && cr + 128 <= 173 ? 1 : 0;
   }
   return mask;
 }
 
-/** Face-shaped skin regions: big enough, upright-oval bounding box, mostly filled, in the upper 70 %. */
+/** Face-shaped skin regions: big enough, upright-oval bounding box, mostly filled, centred in the upper 70 %. */
 export function findFaces(image: Rgb): Face[] {
   const { width, height } = image;
   if (!hasColour(image)) return [];
@@ -80,7 +85,8 @@ export function findFaces(image: Rgb): Face[] {
     const aspect = h / w;
     const fill = size / (w * h);
     const centreY = (box.y0 + box.y1) / 2 / height;
-    if (size < n * 0.004 || size > n * 0.3) continue;
+    // Up to close-ups, where face, neck and shoulders make one region of nearly half the frame.
+    if (size < n * 0.004 || size > n * 0.45) continue;
     if (aspect < 0.75 || aspect > 2.2 || fill < 0.45 || centreY > 0.7) continue;
     faces.push({ x: box.x0, y: box.y0, width: w, height: h, size });
   }
@@ -130,8 +136,9 @@ function openedComponents(mask: Uint8Array, width: number, height: number, r: nu
 }
 
 /**
- * Where each face's person probably is: 1 on the face, 0.8 on the head around it, 0.7 on the shoulders and
- * body below (widening to three face widths), 0 elsewhere.
+ * Where each face's person probably is: 1 on the face, 0.8 on the head around it (more above it, for hair and
+ * hats), and on the shoulders and body below, widening to three face widths, from 0.7 fading to no opinion
+ * (0.5) six face heights down; 0 elsewhere.
  */
 export function personPrior(faces: Face[], width: number, height: number): Float32Array {
   const prior = new Float32Array(width * height);
@@ -144,12 +151,14 @@ export function personPrior(faces: Face[], width: number, height: number): Float
         const i = y * width + x;
         const ex = (x - cx) / (f.width / 2);
         const ey = (y - cy) / (f.height / 2);
-        const e = ex * ex + ey * ey;
-        let p = e <= 1 ? 1 : e <= 1.7 ? 0.8 : 0;
+        const face = ex * ex + ey * ey <= 1;
+        const hx = (x - cx) / (f.width * 0.8);
+        const hy = (y - (cy - f.height * 0.25)) / (f.height * 0.85);
+        let p = face ? 1 : hx * hx + hy * hy <= 1 ? 0.8 : 0;
         if (y >= top) {
-          const reach = Math.min(1, (y - top) / (f.height * 1.5));
-          const half = f.width * (0.9 + 0.6 * reach);
-          if (Math.abs(x - cx) <= half) p = Math.max(p, 0.7);
+          const down = (y - top) / (f.height * 6);
+          const half = f.width * (0.9 + 0.6 * Math.min(1, (y - top) / (f.height * 1.5)));
+          if (down <= 1 && Math.abs(x - cx) <= half) p = Math.max(p, 0.7 - 0.2 * down);
         }
         prior[i] = Math.max(prior[i]!, p);
       }

@@ -26,6 +26,8 @@ export type SaliencyMap = {
   saliency: Float32Array;
   /** The distinctness cue alone: low where a pixel looks like the border. */
   distinct: Float32Array;
+  /** Distinctness from the border's main colour only (the one covering most of it): low on plain backdrop. */
+  backdrop: Float32Array;
   /** The focus cue alone (also used to order depth). */
   focus: Float32Array;
 };
@@ -33,7 +35,7 @@ export type SaliencyMap = {
 export function saliencyMap(image: Rgb): SaliencyMap {
   const { width, height } = image;
   const lab = toLab(image);
-  const distinct = borderDistinctness(lab, width, height);
+  const { distinct, backdrop } = borderDistinctness(lab, width, height);
   const focus = focusMap(lab.L, width, height);
   const enclosure = geodesicEnclosure(lab, width, height);
   const saliency = new Float32Array(width * height);
@@ -47,7 +49,7 @@ export function saliencyMap(image: Rgb): SaliencyMap {
       saliency[i] = we * enclosure[i]! + wd * distinct[i]! + wf * focus[i]! + wc * centre;
     }
   }
-  return { saliency, distinct, focus };
+  return { saliency, distinct, backdrop, focus };
 }
 
 /** Gradient energy of L*, averaged over ~3 % of the frame, scaled so the sharpest 5 % reach 1. */
@@ -103,8 +105,8 @@ function geodesicEnclosure(lab: Lab, width: number, height: number): Float32Arra
   return distance;
 }
 
-/** 1 − exp(−(ΔE to the nearest border colour cluster / scale)²). */
-function borderDistinctness(lab: Lab, width: number, height: number): Float32Array {
+/** 1 − exp(−(ΔE to the nearest border colour cluster / scale)²), and the same for the main cluster alone. */
+function borderDistinctness(lab: Lab, width: number, height: number): { distinct: Float32Array; backdrop: Float32Array } {
   const ring = Math.max(2, Math.round(Math.min(width, height) * 0.04));
   const samples: number[] = [];
   const weights: number[] = [];
@@ -119,19 +121,23 @@ function borderDistinctness(lab: Lab, width: number, height: number): Float32Arr
     }
   }
   const centres = weightedKMeans(lab, samples, weights, 8);
-  const out = new Float32Array(width * height);
-  for (let i = 0; i < out.length; i++) {
+  const main = centres[0]!;
+  const distinct = new Float32Array(width * height);
+  const backdrop = new Float32Array(width * height);
+  const scale = DISTINCT_DELTA_E * DISTINCT_DELTA_E;
+  for (let i = 0; i < distinct.length; i++) {
     let best = Infinity;
     for (const c of centres) {
       const d = (lab.L[i]! - c[0]!) ** 2 + (lab.a[i]! - c[1]!) ** 2 + (lab.b[i]! - c[2]!) ** 2;
       if (d < best) best = d;
     }
-    out[i] = 1 - Math.exp(-best / (DISTINCT_DELTA_E * DISTINCT_DELTA_E));
+    distinct[i] = 1 - Math.exp(-best / scale);
+    backdrop[i] = 1 - Math.exp(-((lab.L[i]! - main[0]!) ** 2 + (lab.a[i]! - main[1]!) ** 2 + (lab.b[i]! - main[2]!) ** 2) / scale);
   }
-  return out;
+  return { distinct, backdrop };
 }
 
-/** k-means on the sampled pixels' Lab colours (deterministic start along L*), small clusters dropped. */
+/** k-means on the sampled pixels' Lab colours (deterministic start along L*), small clusters dropped, largest first. */
 function weightedKMeans(lab: Lab, samples: number[], weights: number[], k: number): number[][] {
   const order = samples.map((_, n) => n).sort((p, q) => lab.L[samples[p]!]! - lab.L[samples[q]!]!);
   let centres = Array.from({ length: k }, (_, c) => {
@@ -163,5 +169,9 @@ function weightedKMeans(lab: Lab, samples: number[], weights: number[], k: numbe
     shares = sums.map((s) => s[3]! / total);
     centres = sums.map((s, c) => (s[3]! > 0 ? [s[0]! / s[3]!, s[1]! / s[3]!, s[2]! / s[3]!] : centres[c]!));
   }
-  return centres.filter((_, c) => shares[c]! >= MIN_CLUSTER_SHARE);
+  return centres
+    .map((centre, c) => ({ centre, share: shares[c]! }))
+    .filter((c) => c.share >= MIN_CLUSTER_SHARE)
+    .sort((a, b) => b.share - a.share)
+    .map((c) => c.centre);
 }

@@ -12,13 +12,26 @@ import { saliencyMap } from './saliency-map';
 export const SUBJECT_RULES = {
   minArea: 0.03,
   maxArea: 0.85,
-  /** Share of the frame's border the subject may cover (more: it is the background itself). */
-  maxBorderShare: 0.55,
   /**
-   * A region running into both the left and the right border over this share of their height is a band of
-   * landscape (water, a field, a tree line), not a subject, unless a person was found in it.
+   * Share of the frame's border the subject may cover (more: it is the background itself); a found person,
+   * whose hat, arms and shoulders often run out of a close-up, may cover more.
+   */
+  maxBorderShare: 0.55,
+  maxBorderShareOfPerson: 0.75,
+  /**
+   * A region running into both the left and the right border over this share of their height, or spanning
+   * this share of the frame's width, is a band of landscape (water, a field, a tree line), not a subject,
+   * unless a person was found in it.
    */
   maxSideSpan: 0.12,
+  maxWidthSpan: 0.83,
+  /**
+   * Area over the area of its convex hull: below it the region is scattered pieces (a pair of eyes, leaves, a
+   * sign and half a car) rather than one thing; a person's outline may be anything.
+   */
+  minSolidity: 0.6,
+  /** Share of the outline where the step across it is weaker than most of the photo's: a cut through a surface. */
+  maxWeakEdge: 0.3,
   /** Mean colour step across the subject's edge over the photo's mean neighbour step. */
   minEdgeContrast: 1.6,
   /** Mean saliency inside minus outside. */
@@ -30,6 +43,10 @@ export type SubjectScores = {
   borderShare: number;
   /** The smaller of the shares of the left and the right border the region covers. */
   sideSpan: number;
+  /** Width of the region's bounding box over the frame's. */
+  widthSpan: number;
+  solidity: number;
+  weakEdge: number;
   edgeContrast: number;
   saliencyGap: number;
 };
@@ -52,7 +69,7 @@ export type SubjectSearch = { subject: Subject; reason?: undefined } | { subject
 export function findSubject(image: Rgb): SubjectSearch {
   const { width, height } = image;
   const n = width * height;
-  const { saliency, distinct, focus } = saliencyMap(image);
+  const { saliency, backdrop, focus } = saliencyMap(image);
   const faces = findFaces(image);
   const person = personPrior(faces, width, height);
   const lo = quantile(saliency, 0.1);
@@ -66,7 +83,9 @@ export function findSubject(image: Rgb): SubjectSearch {
       const s = Math.min(1, Math.max(0, (saliency[i]! - lo) / (hi - lo)));
       prior[i] = Math.max(0.08 + 0.84 * s, 0.9 * person[i]!);
       const onRing = x < ring || y < ring || x >= width - ring || y >= height - ring;
-      if (onRing && distinct[i]! < 0.25 && person[i] === 0) seeds[i] = -1;
+      // Certain background: the frame's edge where it has the backdrop's main colour (a hat or a shoulder
+      // reaching the edge has another, and stays for the cut to decide).
+      if (onRing && backdrop[i]! < 0.25 && person[i] === 0) seeds[i] = -1;
     }
   }
   for (const f of faces) seedFace(seeds, f, width);
@@ -197,10 +216,13 @@ function score(image: Rgb, mask: Uint8Array, saliency: Float32Array): SubjectSco
     right += r;
   }
   const meanStep = allSteps / Math.max(1, allCount);
+  const outline = outlineSteps(L, a, b, mask, width, height);
   return {
     area: area / n,
     borderShare: border / Math.max(1, perimeter),
     sideSpan: Math.min(left, right) / height,
+    ...shape(mask, width, height),
+    weakEdge: outline.weak,
     edgeContrast: edgeCount ? edgeSteps / edgeCount / Math.max(0.5, meanStep) : 0,
     saliencyGap: area && area < n ? inside / area - outside / (n - area) : 0,
   };
@@ -209,9 +231,78 @@ function score(image: Rgb, mask: Uint8Array, saliency: Float32Array): SubjectSco
 function rejection(s: SubjectScores, person: boolean): string | undefined {
   if (s.area < SUBJECT_RULES.minArea) return 'no subject found';
   if (s.area > SUBJECT_RULES.maxArea) return 'the subject fills the frame';
-  if (s.borderShare > SUBJECT_RULES.maxBorderShare) return 'no background around the subject';
-  if (!person && s.sideSpan > SUBJECT_RULES.maxSideSpan) return 'a landscape band, not a subject';
+  if (s.borderShare > (person ? SUBJECT_RULES.maxBorderShareOfPerson : SUBJECT_RULES.maxBorderShare)) return 'no background around the subject';
+  if (!person && (s.sideSpan > SUBJECT_RULES.maxSideSpan || s.widthSpan > SUBJECT_RULES.maxWidthSpan)) return 'a landscape band, not a subject';
+  if (!person && s.solidity < SUBJECT_RULES.minSolidity) return 'scattered pieces, not one subject';
+  if (s.weakEdge > SUBJECT_RULES.maxWeakEdge) return 'the outline cuts through the picture instead of following an edge';
   if (s.edgeContrast < SUBJECT_RULES.minEdgeContrast) return 'the subject has no clear edge';
   if (s.saliencyGap < SUBJECT_RULES.minSaliencyGap) return 'the subject does not stand out';
   return undefined;
+}
+
+/** Bounding-box width share and solidity (area over convex hull area, the hull of the outline pixels). */
+function shape(mask: Uint8Array, width: number, height: number): { widthSpan: number; solidity: number } {
+  const points: [number, number][] = [];
+  let area = 0;
+  let x0 = width;
+  let x1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!mask[i]) continue;
+      area++;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      const rim = x === 0 || y === 0 || x === width - 1 || y === height - 1;
+      if (rim || !mask[i - 1] || !mask[i + 1] || !mask[i - width] || !mask[i + width]) points.push([x, y], [x + 1, y], [x, y + 1], [x + 1, y + 1]);
+    }
+  }
+  const hull = hullArea(points);
+  return { widthSpan: area ? (x1 - x0 + 1) / width : 0, solidity: hull > 0 ? Math.min(1, area / hull) : 0 };
+}
+
+/** Area of the convex hull of the points (Andrew's monotone chain). */
+function hullArea(points: [number, number][]): number {
+  if (points.length < 3) return 0;
+  const sorted = [...points].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  const cross = (o: [number, number], p: [number, number], q: [number, number]) => (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0]);
+  const half = (list: [number, number][]) => {
+    const chain: [number, number][] = [];
+    for (const p of list) {
+      while (chain.length >= 2 && cross(chain[chain.length - 2]!, chain[chain.length - 1]!, p) <= 0) chain.pop();
+      chain.push(p);
+    }
+    chain.pop();
+    return chain;
+  };
+  const hull = [...half(sorted), ...half([...sorted].reverse())];
+  let twice = 0;
+  for (let i = 0; i < hull.length; i++) {
+    const [ax, ay] = hull[i]!;
+    const [bx, by] = hull[(i + 1) % hull.length]!;
+    twice += ax * by - bx * ay;
+  }
+  return Math.abs(twice) / 2;
+}
+
+/**
+ * The colour step (ΔE, two pixels apart) across the outline against the photo's own steps: the share of the
+ * outline's steps below the photo's 75th percentile step.
+ */
+function outlineSteps(L: Float32Array, a: Float32Array, b: Float32Array, mask: Uint8Array, width: number, height: number): { weak: number } {
+  const all: number[] = [];
+  const across: number[] = [];
+  for (let y = 0; y < height - 2; y++) {
+    for (let x = 0; x < width - 2; x++) {
+      const i = y * width + x;
+      for (const j of [i + 2, i + 2 * width]) {
+        const step = Math.hypot(L[i]! - L[j]!, a[i]! - a[j]!, b[i]! - b[j]!);
+        all.push(step);
+        if (mask[i] !== mask[j]) across.push(step);
+      }
+    }
+  }
+  if (!across.length) return { weak: 0 };
+  const typical = Float32Array.from(all).sort()[Math.floor(all.length * 0.75)]!;
+  return { weak: across.filter((s) => s < typical).length / across.length };
 }
