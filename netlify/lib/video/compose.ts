@@ -6,7 +6,7 @@ import { progressAt } from './motion';
 import { BackgroundMap, type Depth, type Motion } from './parallax/plan';
 import type { SubjectRenderer } from './parallax/subject-layer';
 import type { Yuv420 } from './yuv';
-import { ONE, sampleAt, sampleFixed } from './sampling';
+import { ONE, sampleAt, sampleRow } from './sampling';
 
 
 export class FrameComposer {
@@ -75,14 +75,9 @@ export class FrameComposer {
     const u0 = first + beta * x0;
     const u1 = first + beta * (x1 - 1);
     if (u0 >= 0 && u1 <= maxU) {
-      // Inside the source: 16.16 fixed point.
-      const v = (sv * ONE) | 0;
-      let u = (u0 * ONE) | 0;
-      const du = (beta * ONE) | 0;
-      for (let x = x0; x < x1; x++) {
-        dst[o + x] = sampleFixed(src, width, u, v);
-        u += du;
-      }
+      // Inside the source: 16.16 fixed point, one source row for the whole run.
+      const iv = sv | 0;
+      sampleRow(src, width, iv * width, ((sv - iv) * 256) | 0, (u0 * ONE) | 0, (beta * ONE) | 0, dst, o, x0, x1);
       return;
     }
     for (let x = x0; x < x1; x++) {

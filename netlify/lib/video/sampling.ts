@@ -27,3 +27,21 @@ export function sampleAt(plane: ArrayLike<number>, width: number, u: number, v: 
   const bottom = plane[p + width]! + (plane[p + width + 1]! - plane[p + width]!) * fu;
   return top + (bottom - top) * fv;
 }
+
+/**
+ * Pixels x0..x1 of an output row whose source is one source row (r0 = its offset, fv its 8-bit vertical
+ * weight) at columns u0 + x·du (16.16): the background's inner loop, where every pixel shares the row.
+ */
+export function sampleRow(src: Uint8Array, width: number, r0: number, fv: number, u: number, du: number, dst: Uint8Array, o: number, x0: number, x1: number): void {
+  const r1 = r0 + width;
+  for (let x = x0; x < x1; x++) {
+    const iu = u >> 16;
+    const fu = (u >> 8) & 255;
+    u += du;
+    const a = src[r0 + iu]!;
+    const c = src[r1 + iu]!;
+    const top = (a << 8) + (src[r0 + iu + 1]! - a) * fu;
+    const bottom = (c << 8) + (src[r1 + iu + 1]! - c) * fu;
+    dst[o + x] = ((top << 8) + (bottom - top) * fv + 32768) >> 16;
+  }
+}

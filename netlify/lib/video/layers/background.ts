@@ -9,7 +9,7 @@ import { sample } from './planes';
 /** Above this many pixels to fill, the exemplar fill runs at half size (its cost grows with the area). */
 const FULL_SIZE_FILL_MAX = 40_000;
 /** How far (pixels) the exemplar search looks around each filled pixel. */
-const SEARCH_RADIUS = 8;
+const SEARCH_RADIUS = 6;
 
 /**
  * Fills `hole` (1 = subject, width × height) in place in the frame. `needed` (same size) marks the hole pixels

@@ -76,6 +76,7 @@ export class SubjectRenderer {
   /** Each node's parallax factor in the previous frame: the next frame's first guess. */
   private readonly nodeK: Float32Array;
   private readonly cells: Uint8Array;
+  private readonly edge = new Float64Array(4);
   /** Per STEP × STEP block of the source alpha: its smallest and largest value. */
   private readonly blockMin: Uint8Array;
   private readonly blockMax: Uint8Array;
@@ -182,9 +183,23 @@ export class SubjectRenderer {
     }
   }
 
+  /**
+   * The source of a row crossing cell n00 at ty (0..1) down it: u and v at its left and right edges, as
+   * [left u, right u, left v, right v] in a buffer reused by the next call.
+   */
+  private across(n00: number, ty: number): Float64Array {
+    const { nodeU, nodeV, cols, edge } = this;
+    const n01 = n00 + cols;
+    edge[0] = nodeU[n00]! + (nodeU[n01]! - nodeU[n00]!) * ty;
+    edge[1] = nodeU[n00 + 1]! + (nodeU[n01 + 1]! - nodeU[n00 + 1]!) * ty;
+    edge[2] = nodeV[n00]! + (nodeV[n01]! - nodeV[n00]!) * ty;
+    edge[3] = nodeV[n00 + 1]! + (nodeV[n01 + 1]! - nodeV[n00 + 1]!) * ty;
+    return edge;
+  }
+
   /** Luma: solid cells copy the sample, edge cells blend it by the sampled alpha. */
   private luma(out: Uint8Array, frameWidth: number): void {
-    const { cols, nodeU, nodeV, cells, box } = this;
+    const { cols, cells, box } = this;
     const inv = 1 / STEP;
     for (let y = 0; y < box.height; y++) {
       const gy = Math.floor(y * inv);
@@ -194,11 +209,11 @@ export class SubjectRenderer {
         const n00 = gy * cols + gx;
         const cell = cells[n00]!;
         if ((cell & 3) === EMPTY) continue;
-        const n01 = n00 + cols;
-        const lu = nodeU[n00]! + (nodeU[n01]! - nodeU[n00]!) * ty;
-        const ru = nodeU[n00 + 1]! + (nodeU[n01 + 1]! - nodeU[n00 + 1]!) * ty;
-        const lv = nodeV[n00]! + (nodeV[n01]! - nodeV[n00]!) * ty;
-        const rv = nodeV[n00 + 1]! + (nodeV[n01 + 1]! - nodeV[n00 + 1]!) * ty;
+        const edge = this.across(n00, ty);
+        const lu = edge[0]!;
+        const ru = edge[1]!;
+        const lv = edge[2]!;
+        const rv = edge[3]!;
         const start = rowStart + gx * STEP;
         const end = rowStart + Math.min(box.width, (gx + 1) * STEP);
         const du = (ru - lu) * inv;
@@ -246,7 +261,7 @@ export class SubjectRenderer {
    * source at (u - 0.5) / 2); edge cells blend by the alpha sampled at the same point.
    */
   private chroma(uOut: Uint8Array, vOut: Uint8Array, frameWidth: number): void {
-    const { cols, nodeU, nodeV, cells, box } = this;
+    const { cols, cells, box } = this;
     const inv = 1 / STEP;
     for (let cy = 0; cy < box.height >> 1; cy++) {
       const y = cy * 2 + 0.5;
@@ -257,11 +272,11 @@ export class SubjectRenderer {
         const n00 = gy * cols + gx;
         const cell = cells[n00]!;
         if ((cell & 3) === EMPTY) continue;
-        const n01 = n00 + cols;
-        const lu = nodeU[n00]! + (nodeU[n01]! - nodeU[n00]!) * ty;
-        const ru = nodeU[n00 + 1]! + (nodeU[n01 + 1]! - nodeU[n00 + 1]!) * ty;
-        const lv = nodeV[n00]! + (nodeV[n01]! - nodeV[n00]!) * ty;
-        const rv = nodeV[n00 + 1]! + (nodeV[n01 + 1]! - nodeV[n00 + 1]!) * ty;
+        const edge = this.across(n00, ty);
+        const lu = edge[0]!;
+        const ru = edge[1]!;
+        const lv = edge[2]!;
+        const rv = edge[3]!;
         // Luma-space source of the cell's first chroma centre (x = 0.5 into the cell) and the step per chroma pixel.
         const du = ((ru - lu) * 2) / STEP;
         const dv = ((rv - lv) * 2) / STEP;
