@@ -219,6 +219,7 @@ export class SubjectRenderer {
         const du = (ru - lu) * inv;
         const dv = (rv - lv) * inv;
         if (cell === (SOLID | INSIDE)) this.solidSpan(lu, lv, du, dv, start, end, out);
+        else if (cell & INSIDE) this.blendSpan(lu, lv, du, dv, start, end, out);
         else this.edgeSpan(lu, lv, du, dv, start, end, out);
       }
     }
@@ -238,7 +239,25 @@ export class SubjectRenderer {
     }
   }
 
-  /** The same across the edge or near the planes' border: clamped, and blended over the frame by alpha. */
+  /** Across the edge, inside the planes: fixed point, blended over the frame by the sampled alpha. */
+  private blendSpan(su: number, sv: number, sdu: number, sdv: number, start: number, end: number, out: Uint8Array): void {
+    const { width: W, y: Y, a: A } = this.layer;
+    let u = (su * ONE) | 0;
+    let v = (sv * ONE) | 0;
+    const du = (sdu * ONE) | 0;
+    const dv = (sdv * ONE) | 0;
+    for (let o = start; o < end; o++) {
+      const alpha = sampleFixed(A, W, u, v);
+      if (alpha > 0) {
+        const under = out[o]!;
+        out[o] = under + (((sampleFixed(Y, W, u, v) - under) * alpha * 257 + 32768) >> 16);
+      }
+      u += du;
+      v += dv;
+    }
+  }
+
+  /** The same near the planes' border: clamped, in floating point. */
   private edgeSpan(su: number, sv: number, du: number, dv: number, start: number, end: number, out: Uint8Array): void {
     const { width: W, height: H, y: Y, a: A } = this.layer;
     const maxU = W - 1.001;
