@@ -52,7 +52,7 @@ const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length 
 const round = (v: number, digits = 3) => Number(v.toFixed(digits));
 const load = () => os.loadavg().map((v) => round(v, 2));
 
-async function timing(image: Buffer, resolution: VideoResolution, mode: VideoMode, runs: number) {
+async function timing(image: Buffer, resolution: VideoResolution, mode: VideoMode, runs: number, parallax = true) {
   const times: number[] = [];
   const cpu: number[] = [];
   let peak = 0;
@@ -62,7 +62,8 @@ async function timing(image: Buffer, resolution: VideoResolution, mode: VideoMod
     const own = process.cpuUsage();
     const children = childCpuSeconds();
     const t = performance.now();
-    const result = await renderEmbedded(image, { prompt: i % 2 ? 'pan left' : 'zoom in slowly', mode, resolution, watermarkText: 'Lumora AI' });
+    const prompt = i % 2 ? 'pan left' : 'zoom in slowly';
+    const result = await renderEmbedded(image, { prompt, mode, resolution, watermarkText: 'Lumora AI' }, { parallax });
     times.push(performance.now() - t);
     const used = process.cpuUsage(own);
     cpu.push((used.user + used.system) / 1e6 + childCpuSeconds() - children);
@@ -106,8 +107,8 @@ async function scenes(quick: boolean) {
       const entry: Record<string, unknown> = { scene: kind, prompt, departingShare: round(parallaxShare(tracks)), depth: result.depth };
       if (result.depth?.mode === 'parallax') {
         const truth = await sceneMask(scene, result.width, result.height);
-        const moves = groupMoves(tracks, truth, result.width, result.height);
         const { path: camera } = await prepareStill(scene.jpeg, prompt, 'standard');
+        const moves = groupMoves(tracks, truth, camera, result.width, result.height);
         const roundMove = (m: { scale: number; dx: number; dy: number }) => ({ scale: round(m.scale, 4), dx: round(m.dx, 1), dy: round(m.dy, 1) });
         entry.subject = { tracks: moves.subject.count, ...roundMove(moves.subject.move) };
         entry.background = { tracks: moves.background.count, ...roundMove(moves.background.move) };
@@ -150,6 +151,8 @@ export async function benchVideo({ runs = 5, quick = false } = {}) {
   for (const resolution of ['720p', '1080p'] as const) {
     for (const mode of ['standard', 'cinematic'] as const) results[`${resolution} ${mode}`] = await timing(photo, resolution, mode, runs);
   }
+  // The same clip with the flat move, under the same load: what the layers cost.
+  results['720p standard, flat move'] = await timing(photo, '720p', 'standard', runs, false);
   const parallax = { portrait: await portraits(quick), generated: await scenes(quick) };
   return {
     name: 'video',

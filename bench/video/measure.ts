@@ -29,11 +29,29 @@ export function predictedMove(path: CameraPath, k: number, width: number, height
   return { scale: first.w / last.w, dx: (u - width * last.x) / last.w - cx, dy: (v - height * last.y) / last.h - cy };
 }
 
+/** The true subject mask (photo coordinates) as the first frame shows it (through the path's first window). */
+export function maskAtFirstFrame(truth: Uint8Array, path: CameraPath, width: number, height: number): Uint8Array {
+  const first = progressRect(path, 0);
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const v = Math.min(height - 1, Math.round(height * first.y + y * first.h));
+    for (let x = 0; x < width; x++) out[y * width + x] = truth[v * width + Math.min(width - 1, Math.round(width * first.x + x * first.w))]!;
+  }
+  return out;
+}
+
 /**
  * The measured moves of the subject's and the background's tracks (those more than 10 px from the true
- * outline), each the similarity most of its tracks follow within 3 px.
+ * outline in the first frame), each the similarity most of its tracks follow within 3 px.
  */
-export function groupMoves(tracks: { start: [number, number][]; end: [number, number][] }, truth: Uint8Array, width: number, height: number) {
+export function groupMoves(
+  tracks: { start: [number, number][]; end: [number, number][] },
+  photoMask: Uint8Array,
+  path: CameraPath,
+  width: number,
+  height: number,
+) {
+  const truth = maskAtFirstFrame(photoMask, path, width, height);
   const inside = Uint8Array.from(truth, (t) => 1 - t);
   const toInside = distanceTo(inside, width, height);
   const toOutside = distanceTo(truth, width, height);
@@ -50,15 +68,18 @@ export function groupMoves(tracks: { start: [number, number][]; end: [number, nu
 }
 
 /**
- * Whether a measured move lies between what the path gives a layer's nearest and farthest parts (3 px and
- * 0.5 % of slack for tracking; parts that shift by different amounts also read as some scale change).
+ * Whether a measured move lies between what the path gives a layer's nearest and farthest parts: 3 px and
+ * 0.5 % of slack for tracking, and for a layer whose parts shift by different amounts (S pixels apart: tilted
+ * ground, a rounded subject) one similarity fitted to it also turns and scales a little, moving its centre by
+ * up to S/2 and its scale by up to S over the frame's width.
  */
 export function withinLayer(measured: Move, path: CameraPath, k0: number, k1: number, width: number, height: number): boolean {
   const p = predictedMove(path, k0, width, height);
   const q = predictedMove(path, k1, width, height);
-  const spread = Math.hypot(p.dx - q.dx, p.dy - q.dy) / width;
+  const spread = Math.hypot(p.dx - q.dx, p.dy - q.dy);
   const between = (value: number, a: number, b: number, slack: number) => value >= Math.min(a, b) - slack && value <= Math.max(a, b) + slack;
-  return between(measured.dx, p.dx, q.dx, 3) && between(measured.dy, p.dy, q.dy, 3) && between(measured.scale, p.scale, q.scale, 0.005 + spread);
+  const shift = 3 + spread / 2;
+  return between(measured.dx, p.dx, q.dx, shift) && between(measured.dy, p.dy, q.dy, shift) && between(measured.scale, p.scale, q.scale, 0.005 + spread / width);
 }
 
 /** How far a move travels (pixels, a scale change counted over the frame's width). */

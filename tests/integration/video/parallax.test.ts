@@ -39,11 +39,11 @@ describe('parallax render', () => {
   it.each(['zoom in slowly', 'pan left', 'tilt down'])('moves subject and background as the camera path says (%s)', async (prompt) => {
     const result = await renderEmbedded(scene.jpeg, { ...base, prompt });
     if (result.depth?.mode !== 'parallax') throw new Error(`flat render: ${JSON.stringify(result.depth)}`);
-    const moves = groupMoves(await clipTracks(result.video, W, H), truth, W, H);
+    const path = planCameraPath(parseMotion(prompt), 150);
+    const moves = groupMoves(await clipTracks(result.video, W, H), truth, path, W, H);
     expect(moves.subject.count).toBeGreaterThan(20);
     expect(moves.background.count).toBeGreaterThan(20);
     // Each group moves between what the path gives its nearest and its farthest part, the subject ahead.
-    const path = planCameraPath(parseMotion(prompt), 150);
     expect(followsPath(moves, path, result.depth.factors, W, H), JSON.stringify(moves)).toEqual({ subject: true, background: true, subjectAhead: true });
   }, 120_000);
   it('renders 1080p with a 720p preview, and falls back to the flat move (saying why) when there is no subject', async () => {

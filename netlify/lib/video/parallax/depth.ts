@@ -16,8 +16,18 @@ export type DepthCues = {
   groundRatio: number;
 };
 
-/** Largest relative move (share of the short side) between the subject and the far background. */
+/**
+ * Largest width (share of the short side) of background the subject may uncover by moving against the far
+ * background; a move that only covers more (the subject growing over it in a push-in) may go TOTAL times as
+ * far.
+ */
 const BUDGET = { base: 0.04, cues: 0.025 } as const;
+const TOTAL = 2.5;
+/**
+ * Largest relative move between the subject's core and its silhouette, as a share of the subject's half-width
+ * (its largest distance to its outline): more would bend straight lines across a narrow subject.
+ */
+const RELIEF = 0.15;
 
 export function depthCues(mask: Uint8Array, focus: Float32Array, width: number, height: number): DepthCues {
   let area = 0;
@@ -62,14 +72,30 @@ export function separation(cues: DepthCues): number {
 }
 
 /**
- * The factors for this photo and move: the far background's is the lowest (down to MIN_FACTOR) whose relative
- * move against the subject at `points` (output pixels, the subject's silhouette) stays within the budget.
+ * The factors for this photo and move: the far background's is the lowest (down to MIN_FACTOR) whose move
+ * against the subject at `points` (output pixels, the subject's silhouette) uncovers no more than the budget;
+ * the silhouette's lags the core by at most RELIEF of `halfWidth` (output pixels).
  */
-export function chooseDepth(path: CameraPath, cues: DepthCues, points: [number, number][], width: number, height: number): Depth {
+export function chooseDepth(
+  path: CameraPath,
+  cues: DepthCues,
+  points: [number, number][],
+  width: number,
+  height: number,
+  halfWidth: number,
+): Depth {
   const budget = Math.min(width, height) * (BUDGET.base + BUDGET.cues * separation(cues));
   const motion = new Motion(path, width, height);
-  const relative = (k: number) => {
-    let worst = 0;
+  let cx = 0;
+  let cy = 0;
+  for (const [u, v] of points) {
+    cx += u / points.length;
+    cy += v / points.length;
+  }
+  /** How far the subject's outline moves against a layer with factor k: in all, and inwards (uncovering it). */
+  const against = (k: number) => {
+    let total = 0;
+    let uncover = 0;
     for (let n = 0; n < path.frames; n += 5) {
       const progress = progressAt(path, n);
       const [nx, ny, nw, nh] = motion.window(progress);
@@ -77,23 +103,31 @@ export function chooseDepth(path: CameraPath, cues: DepthCues, points: [number, 
       for (const [u, v] of points) {
         const dx = (u - nx!) / nw! - (u - fx!) / fw!;
         const dy = (v - ny!) / nh! - (v - fy!) / fh!;
-        worst = Math.max(worst, Math.hypot(dx, dy));
+        const out = Math.hypot(u - cx, v - cy) || 1;
+        total = Math.max(total, Math.hypot(dx, dy));
+        uncover = Math.max(uncover, -(dx * (u - cx) + dy * (v - cy)) / out);
       }
     }
-    return worst;
+    return { total, uncover };
   };
-  let lo = MIN_FACTOR;
-  let hi = 1;
-  if (relative(lo) > budget) {
+  /** The lowest factor from `lowest` for which `fits` holds (it holds at 1, where nothing moves apart). */
+  const lowestWithin = (lowest: number, fits: (k: number) => boolean) => {
+    if (fits(lowest)) return lowest;
+    let lo = lowest;
+    let hi = 1;
     for (let step = 0; step < 20; step++) {
       const mid = (lo + hi) / 2;
-      if (relative(mid) > budget) lo = mid;
-      else hi = mid;
+      if (fits(mid)) hi = mid;
+      else lo = mid;
     }
-    lo = hi;
-  }
-  const far = lo;
+    return hi;
+  };
+  const far = lowestWithin(MIN_FACTOR, (k) => {
+    const { total, uncover } = against(k);
+    return uncover <= budget && total <= TOTAL * budget;
+  });
   const tilt = cues.groundRatio > 1.25 ? 0.5 : 0.25;
   const middle = far + tilt * (1 - far);
-  return { subjectEdge: Math.max(middle, 1 - 0.4 * (1 - far)), backgroundTop: far, backgroundBottom: middle };
+  const edge = Math.max(middle, 1 - 0.4 * (1 - far));
+  return { subjectEdge: lowestWithin(edge, (k) => against(k).total <= RELIEF * halfWidth), backgroundTop: far, backgroundBottom: middle };
 }

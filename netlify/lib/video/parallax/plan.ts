@@ -21,7 +21,7 @@ export type Depth = {
 export const FLAT: Depth = { subjectEdge: 1, backgroundTop: 1, backgroundBottom: 1 };
 
 /** The lowest parallax factor the far background may get, however far away the cues put it. */
-export const MIN_FACTOR = 0.35;
+export const MIN_FACTOR = 0.25;
 
 /** The subject's factor per pixel of the analysed mask: 1 deep inside, `edge` at the silhouette. */
 export type SubjectFactors = { factors: Float32Array; width: number; height: number };

@@ -48,7 +48,7 @@ export async function buildScene(still: Uint8Array, width: number, height: numbe
   const colours = rgbToYuv420(decontaminate(still, alpha, width, height, radius + 3), width, height);
   const subject: SubjectPlanes = { ...colours, a: alpha };
   const cues = depthCues(mask, focus, mw, mh);
-  const depth = chooseDepth(path, cues, silhouette(mask, mw, mh, width / mw, height / mh), width, height);
+  const depth = chooseDepth(path, cues, silhouette(mask, mw, mh, width / mw, height / mh), width, height, halfWidth(mask, mw, mh) * (width / mw));
   const factors = subjectFactors(mask, mw, mh, depth.subjectEdge);
   const motion = new Motion(path, width, height);
   const hole = dilate(alpha, width, height, 2);
@@ -65,6 +65,16 @@ export async function buildScene(still: Uint8Array, width: number, height: numbe
   fillBackground(background, hole, needed);
   const box = subjectBox(motion, factors, mask, radius + 4);
   return { scene: { depth, cues, cue, factors, motion, background, subject, box, area: search.subject.scores.area } };
+}
+
+/** The subject's largest distance to its outline (the frame's border is no outline), in mask pixels. */
+function halfWidth(mask: Uint8Array, width: number, height: number): number {
+  const outside = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) outside[i] = mask[i] ? 0 : 1;
+  const inward = distanceTo(outside, width, height);
+  let most = 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i] && Number.isFinite(inward[i]!)) most = Math.max(most, inward[i]!);
+  return most;
 }
 
 /** Pixels within `r` of any pixel with alpha > 0. */
