@@ -80,9 +80,8 @@ export function corners(g: Gray, count = 400, spacing = 10, border = 16): [numbe
     for (let x = border; x < W - border; x++) {
       const s = score[y * W + x]!;
       if (s < best * 0.01) continue;
-      let peak = true;
-      for (let dy = -1; dy <= 1 && peak; dy++) for (let dx = -1; dx <= 1 && peak; dx++) if ((dx || dy) && score[(y + dy) * W + x + dx]! > s) peak = false;
-      if (peak) candidates.push([s, x, y]);
+      const around = [-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1];
+      if (around.every((d) => score[y * W + x + d]! <= s)) candidates.push([s, x, y]);
     }
   }
   candidates.sort((a, b) => b[0] - a[0]);

@@ -147,8 +147,9 @@ const FRAME_BUFFERS = 3;
 
 /**
  * Streams `count` frames of `bytes` each into `stdin`, `fill(n, buffer)` making frame n. A few buffers are
- * reused (a frame is only refilled once its bytes are in the pipe), and the loop waits while the pipe is
- * full, so ffmpeg sets the pace. Stops early when the pipe closes or `signal` aborts.
+ * reused: a frame is only refilled once its bytes are in the pipe, so at most that many frames wait and ffmpeg
+ * sets the pace, while the next frames are made as ffmpeg encodes. Stops early when the pipe closes or
+ * `signal` aborts.
  */
 export async function writeFrames(
   stdin: Writable,
@@ -165,19 +166,6 @@ export async function writeFrames(
     await written[k];
     fill(n, buffers[k]!);
     written[k] = new Promise((resolve) => stdin.write(buffers[k], () => resolve()));
-    if (stdin.writableNeedDrain) await drained(stdin);
   }
   await Promise.all(written);
-}
-
-function drained(stdin: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stdin.off('drain', done);
-      stdin.off('close', done);
-      resolve();
-    };
-    stdin.on('drain', done);
-    stdin.on('close', done);
-  });
 }
