@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the engines' speed, memory and quality as one JSON document on stdout.
  * Image: restore+colorize at 1/4/12 MP and quality on ../shared/fixtures/photos (reported as skipped when
- * the fixtures are absent). Video: time to a finished 5-s 720p video and peak memory. Server: the local
+ * the fixtures are absent). Video: time to a finished 5-s clip at 720p and 1080p, peak memory, and the parallax
+ * measures (tracked features leaving one camera move; the portrait fixture, generated scenes) and fallbacks. Server: the local
  * server's request overhead (function calls after the first, one 1 MP restore through the API). Deploy: each
  * Netlify function's zipped and unzipped bundle size against Netlify's limits (`npm run bench:deploy`).
  * Hardening: the security review's probes over HTTP (watermark inversion, the heal flood's refusal time, a
@@ -21,7 +22,7 @@ const only = process.argv.find((a) => ['image', 'video', 'server', 'deploy', 'ha
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
-if (!only || only === 'video') report.video = await benchVideo(quick ? 2 : 5);
+if (!only || only === 'video') report.video = await benchVideo({ runs: quick ? 2 : 5, quick });
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();
 if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));

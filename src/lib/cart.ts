@@ -1,9 +1,10 @@
 import { atom } from 'nanostores';
-import { ITEM_NAMES, ITEM_PRICES, findImagePackage } from './catalog';
+import { findImagePackage, transformationItem } from './catalog';
 import { orderPageUrl } from './checkout-status';
 import { MSG } from './messages';
 import type { CheckoutRequest } from './orders-schema';
 import { previewUrl } from './tool/constants';
+import type { VideoResolution } from './tool/video-modes';
 import { $cartItems, $checkoutKey, $purchases, checkoutKeyFor, isDownloadLink, type CartItem } from './cart-state';
 
 export { $cartItems, $cartCount, $cartTotal, $purchases, CART_STORAGE_KEY, PURCHASES_STORAGE_KEY, type CartItem } from './cart-state';
@@ -26,7 +27,7 @@ export interface ActionResult {
 
 export type NewCartItem =
   | { type: 'image'; imageUrl?: string; transformationId?: string; id?: string }
-  | { type: 'video'; videoUrl?: string; imageUrl?: string; transformationId?: string; id?: string };
+  | { type: 'video'; videoUrl?: string; imageUrl?: string; transformationId?: string; id?: string; resolution?: VideoResolution };
 
 /** Duplicate rule: same image URL, same video URL or same transformation id. */
 export function isDuplicate(items: readonly CartItem[], candidate: Partial<CartItem>): boolean {
@@ -41,11 +42,11 @@ export function isDuplicate(items: readonly CartItem[], candidate: Partial<CartI
 
 export function addToCart(input: NewCartItem): ActionResult {
   const prefix = input.type === 'image' ? 'restored-' : 'video-';
+  const { resolution, ...fields } = input.type === 'video' ? input : { ...input, resolution: undefined };
   const item: CartItem = {
-    ...input,
+    ...fields,
     id: input.id ?? `${prefix}${Date.now()}`,
-    name: ITEM_NAMES[input.type],
-    price: ITEM_PRICES[input.type],
+    ...transformationItem(input.type, resolution),
   };
   const items = $cartItems.get();
   if (isDuplicate(items, item)) return { ok: false, message: MSG.cartDuplicate };

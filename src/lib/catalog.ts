@@ -1,3 +1,5 @@
+import type { VideoResolution } from './tool/video-modes';
+
 /**
  * What can be bought and for how much: the single source of prices for the cart (display) and the
  * checkout (what is charged). The SQL checkout function mirrors these numbers and a test keeps the two
@@ -16,6 +18,18 @@ export const ITEM_NAMES: Record<TransformationKind, string> = {
   image: 'Restored & Colorized Image',
   video: 'Generated Video',
 };
+
+/** A 1080p video is sold as its own item (catalog_prices key 'video-1080p'); a 720p one is the plain video. */
+export const VIDEO_1080P = { key: 'video-1080p', name: 'Generated Video (1080p)', price: 6.99 } as const;
+
+/** Every transformation the checkout prices, by its catalog_prices item key. */
+export const TRANSFORMATION_PRICES: Readonly<Record<string, number>> = { ...ITEM_PRICES, [VIDEO_1080P.key]: VIDEO_1080P.price };
+
+/** Name and price of a finished transformation as the cart and checkout sell it. */
+export function transformationItem(kind: TransformationKind, resolution?: VideoResolution): { name: string; price: number } {
+  if (kind === 'video' && resolution === '1080p') return { name: VIDEO_1080P.name, price: VIDEO_1080P.price };
+  return { name: ITEM_NAMES[kind], price: ITEM_PRICES[kind] };
+}
 
 export interface ImagePackage {
   id: string;

@@ -1,5 +1,5 @@
 import { MAX_UPLOAD_MB, PROMPT_MAX, PROMPT_MIN } from './tool/constants';
-import { VIDEO_DURATION_SECONDS } from './tool/video-modes';
+import { VIDEO_DURATION_SECONDS, VIDEO_RESOLUTIONS } from './tool/video-modes';
 
 /**
  * Every user-facing message of the product in one place, so islands,
@@ -88,6 +88,7 @@ export const MSG = {
   videoPromptMin: `Please provide a description of at least ${PROMPT_MIN} characters`,
   videoPromptMax: `Description should be less than ${PROMPT_MAX} characters`,
   videoPromptBlank: 'Please provide a description of how you want the image to animate',
+  videoResolution: `Please choose a video resolution: ${VIDEO_RESOLUTIONS.join(' or ')}`,
   videoUnavailable: 'Video generation API is currently unavailable. Please try again later.',
   videoBusy: 'Several videos are being made right now. Please try again in a minute.',
   videoStarting:

@@ -6,6 +6,8 @@ import { closePool } from '../../netlify/lib/db';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
+import { formatPrice, transformationItem } from '../../src/lib/catalog';
+import { probe } from '../unit/video/helpers';
 import { greyPhoto } from '../integration/tool/helpers';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { checkoutAndDownload, openVideoTab, toast } from './tool-page';
@@ -114,6 +116,29 @@ describe('transformation tool: video', () => {
     const { bought } = await checkoutAndDownload(page, 'video');
     expect(bought.equals(clean)).toBe(true);
     expect(bought.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    await context.close();
+  });
+
+  it('sells the chosen 1080p: the price follows the choice and the downloaded file is 1080p and 5.0 s', async () => {
+    const { context, page } = await newPage(browser(), { acceptDownloads: true });
+    const panel = await openVideoTab(page);
+    await panel.locator('input[type=file]').setInputFiles(photo);
+    const hd = transformationItem('video', '1080p');
+    await expect(panel.getByRole('radio', { name: /720p/ }).isChecked()).resolves.toBe(true);
+    await panel.getByRole('radio', { name: new RegExp(`1080p.*${formatPrice(hd.price).replace('$', '\\$')}`) }).check();
+    await panel.getByLabel('How should the image animate?').fill('Zoom in slowly on the subject');
+    await panel.getByRole('button', { name: 'Generate Video' }).click();
+    await toast(page, MSG.videoSuccess, 180_000);
+    await panel.getByTestId('video-player').waitFor();
+    await panel.getByRole('button', { name: `Add to Cart (${formatPrice(hd.price)})` }).click();
+    await toast(page, MSG.cartVideoAdded);
+    const { bought } = await checkoutAndDownload(page, 'video');
+    await page.getByTestId('order-summary').getByText(hd.name).waitFor();
+    const video = await probe(bought);
+    expect(Math.min(video.width, video.height)).toBe(1080);
+    expect({ width: video.width, height: video.height }).toEqual({ width: 1440, height: 1080 });
+    expect(video.frames).toBe(150);
+    expect(Math.abs(video.duration - 5)).toBeLessThanOrEqual(0.05);
     await context.close();
   });
 });

@@ -84,7 +84,7 @@ export async function getOrder(paymentId: string): Promise<Order | null> {
        left join media_transformations m on m.id = pi.transformation_id
        left join catalog_prices c
          on (c.item_type = 'package' and c.item_key = pi.package_id)
-         or (c.item_type = 'transformation' and c.item_key = m.kind)
+         or (c.item_type = 'transformation' and c.item_key = m.price_key)
       where p.id = $1
       order by pi.position`,
     [paymentId],

@@ -1,5 +1,6 @@
 import { MSG } from '../../../src/lib/messages';
 import { transformationStatusSchema, type TransformationStatus } from '../../../src/lib/tool/status-schema';
+import { jobResolution } from '../../../src/lib/tool/video-schema';
 import type { Transformation } from '../transformations';
 import { answerFor } from './image';
 import { viewUrl } from './media';
@@ -28,6 +29,7 @@ export async function statusAnswer(t: Transformation): Promise<TransformationSta
     status: t.status,
     progress: t.progress,
     purchased: t.purchased,
+    ...(t.kind === 'video' && { resolution: jobResolution(t.hints) }),
     videoUrl: t.kind === 'video' ? previewUrl : null,
     originalImageUrl: await viewUrl(t.originalPath),
     processedUrl: t.kind === 'image' ? previewUrl : null,

@@ -26,6 +26,8 @@ import {
   type Transformation,
 } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
+import { jobResolution } from '../../../src/lib/tool/video-schema';
+import { DEFAULT_VIDEO_RESOLUTION } from '../../../src/lib/tool/video-modes';
 import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
 import { withoutMetadata } from '../media/strip-metadata';
 
@@ -54,9 +56,10 @@ export const BACKGROUND_PATH = '/.netlify/functions/process-video-background';
 const uploadVideoSchema = processVideoRequestSchema.omit({ imageData: true }).extend({
   uploadId: z.string().refine(isUploadId, 'Invalid upload id'),
 });
-type VideoBody = z.infer<typeof processVideoRequestSchema> | z.infer<typeof uploadVideoSchema>;
+/** A checked request; callers inside the server may leave the defaults (resolution, duration) out. */
+type VideoBody = z.input<typeof processVideoRequestSchema> | z.input<typeof uploadVideoSchema>;
 
-export function parseVideoBody(input: unknown): VideoBody {
+export function parseVideoBody(input: unknown): z.infer<typeof processVideoRequestSchema> | z.infer<typeof uploadVideoSchema> {
   const obj = (input ?? {}) as Record<string, unknown>;
   const schema = typeof obj.uploadId === 'string' && obj.imageData === undefined ? uploadVideoSchema : processVideoRequestSchema;
   const result = schema.safeParse(input);
@@ -85,7 +88,15 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
     if (error instanceof VideoInputError) throw new HttpError(error.status, error.message);
     throw error;
   }
-  const t = await createVideoJob({ kind: 'video', model: selectVideoEngine(process.env).id, prompt: body.prompt, mode: body.mode, status: 'queued' });
+  const t = await createVideoJob({
+    kind: 'video',
+    model: selectVideoEngine(process.env).id,
+    prompt: body.prompt,
+    mode: body.mode,
+    // The resolution is chosen before rendering and sets the price (the row's price_key reads it).
+    hints: { resolution: body.resolution ?? DEFAULT_VIDEO_RESOLUTION },
+    status: 'queued',
+  });
   const ext = header.format === 'jpeg' ? 'jpg' : 'png';
   const originalPath = paths.original(t.id, ext);
   try {
@@ -213,6 +224,7 @@ export async function runVideoJob(
     const result = await renderVideo(image, {
       prompt: t.prompt ?? '',
       mode: t.mode === 'cinematic' ? 'cinematic' : 'standard',
+      resolution: jobResolution(t.hints),
       watermarkText: BRAND,
       signal,
       onProgress: (p) => {
@@ -229,7 +241,14 @@ export async function runVideoJob(
     const done = await completeTransformation(id, {
       resultPath: paths.videoResult(id),
       previewPath: paths.videoPreview(id),
-      hints: { width: result.width, height: result.height, frames: result.frames, durationSeconds: result.durationSeconds },
+      // `depth` says how the clip was made: layered parallax, or the flat move and why (kept for support and tuning).
+      hints: {
+        width: result.width,
+        height: result.height,
+        frames: result.frames,
+        durationSeconds: result.durationSeconds,
+        ...(result.depth && { depth: result.depth }),
+      },
     });
     return done ?? (await getTransformation(id));
   } catch (error) {

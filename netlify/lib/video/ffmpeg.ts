@@ -1,4 +1,5 @@
 import { spawn, execFile } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 
@@ -62,23 +63,33 @@ export function abortError(signal: AbortSignal): Error {
   return new DOMException(typeof reason === 'string' ? reason : 'The render was aborted', 'AbortError');
 }
 
+/** What runFfmpeg takes besides the arguments. */
+export type FfmpegRun = {
+  onFrame?: (frame: number) => void;
+  signal?: AbortSignal;
+  onSpawn?: (pid: number) => void;
+  /**
+   * Writes an input (`-i pipe:0`) to ffmpeg's stdin and resolves when it has written it all; a rejection
+   * kills ffmpeg and rejects the run with the same error.
+   */
+  feed?: (stdin: Writable) => Promise<void>;
+};
+
 /**
  * Runs ffmpeg with `-progress pipe:1`, reporting each `frame=` count it prints. On abort the process
  * is SIGKILLed and the promise rejects once it has exited (so callers can safely delete its files).
  */
-export function runFfmpeg(
-  args: string[],
-  opts: { onFrame?: (frame: number) => void; signal?: AbortSignal; onSpawn?: (pid: number) => void } = {},
-): Promise<{ stderr: string }> {
+export function runFfmpeg(args: string[], opts: FfmpegRun = {}): Promise<{ stderr: string }> {
   const { signal } = opts;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpegPath(), ['-hide_banner', '-nostdin', '-nostats', '-progress', 'pipe:1', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     if (child.pid) opts.onSpawn?.(child.pid);
     let stderr = '';
     let pending = '';
+    let feedError: unknown = null;
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => {
       stderr = (stderr + d).slice(-16_000); // keep the tail: that's where errors are
@@ -93,6 +104,11 @@ export function runFfmpeg(
         if (m) opts.onFrame?.(Number(m[1]));
       }
     });
+    const fed = feedInput(child.stdin, opts.feed);
+    fed.catch((error: unknown) => {
+      feedError = error;
+      child.kill('SIGKILL');
+    });
     const onAbort = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (err) => {
@@ -102,11 +118,54 @@ export function runFfmpeg(
     child.on('close', (code, sig) => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) reject(abortError(signal));
-      else if (code === 0) resolve({ stderr });
+      else if (feedError) reject(feedError);
+      else if (code === 0) fed.then(() => resolve({ stderr }), reject);
       else {
         const last = stderr.trim().split('\n').slice(-3).join(' | ');
         reject(new FfmpegError(`ffmpeg exited with ${code ?? sig}: ${last}`, stderr));
       }
     });
   });
+}
+
+/** Runs the feed, then closes stdin; a broken pipe (ffmpeg stopped reading or died) ends the feed quietly. */
+async function feedInput(stdin: Writable, feed?: (stdin: Writable) => Promise<void>): Promise<void> {
+  let broken = false;
+  stdin.on('error', () => {
+    broken = true;
+  });
+  try {
+    await feed?.(stdin);
+  } catch (error) {
+    if (!broken) throw error;
+  }
+  stdin.end();
+}
+
+/** How many frame buffers are in flight at once: one being filled while the others drain into the pipe. */
+const FRAME_BUFFERS = 3;
+
+/**
+ * Streams `count` frames of `bytes` each into `stdin`, `fill(n, buffer)` making frame n. A few buffers are
+ * reused: a frame is only refilled once its bytes are in the pipe, so at most that many frames wait and ffmpeg
+ * sets the pace, while the next frames are made as ffmpeg encodes. Stops early when the pipe closes or
+ * `signal` aborts.
+ */
+export async function writeFrames(
+  stdin: Writable,
+  count: number,
+  bytes: number,
+  fill: (n: number, buffer: Buffer) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const buffers = Array.from({ length: FRAME_BUFFERS }, () => Buffer.allocUnsafe(bytes));
+  const written: Promise<void>[] = buffers.map(() => Promise.resolve());
+  for (let n = 0; n < count; n++) {
+    if (signal?.aborted || stdin.destroyed || stdin.writableEnded) return;
+    const k = n % FRAME_BUFFERS;
+    await written[k];
+    fill(n, buffers[k]!);
+    written[k] = new Promise((resolve) => stdin.write(buffers[k], () => resolve()));
+  }
+  await Promise.all(written);
 }

@@ -1,5 +1,5 @@
-// Prompt → camera move. The path is plain numbers so it can be unit-tested and turned into exact
-// per-frame ffmpeg expressions (see filters.ts): no integer rounding, so no zoompan-style jitter.
+// Prompt → camera move. The path is plain numbers so it can be unit-tested and followed with sub-pixel
+// precision by every frame (compose.ts): no integer rounding, so no zoompan-style jitter.
 
 export type Speed = 'slow' | 'normal' | 'fast';
 export type Easing = 'inOut' | 'in' | 'out' | 'linear';
@@ -114,7 +114,7 @@ export function planCameraPath(
   return { from: rectAround(cx0, cy0, z0), to: rectAround(cx1, cy1, z1), easing: motion.easing, frames };
 }
 
-/** Easing curve value for t in 0..1 (same formulas as the ffmpeg expressions in filters.ts). */
+/** Easing curve value for t in 0..1. */
 export function ease(easing: Easing, t: number): number {
   const u = clamp(t, 0, 1);
   switch (easing) {
@@ -129,13 +129,25 @@ export function ease(easing: Easing, t: number): number {
   }
 }
 
+/** Eased progress (0..1) of the move at frame `n` (0-based). */
+export function progressAt(path: CameraPath, n: number): number {
+  return ease(path.easing, path.frames > 1 ? n / (path.frames - 1) : 1);
+}
+
+/**
+ * The window at a progress along the move: 0 is `from`, 1 is `to`, and anything between is a window inside the
+ * photo. A layer that follows only part of the move (parallax) uses its share of the progress.
+ */
+export function progressRect(path: CameraPath, progress: number): CameraRect {
+  const { from: a, to: b } = path;
+  const w = a.w * Math.pow(b.w / a.w, progress);
+  const h = a.h * Math.pow(b.h / a.h, progress);
+  const cx = a.x + a.w / 2 + (b.x + b.w / 2 - (a.x + a.w / 2)) * progress;
+  const cy = a.y + a.h / 2 + (b.y + b.h / 2 - (a.y + a.h / 2)) * progress;
+  return { x: cx - w / 2, y: cy - h / 2, w, h };
+}
+
 /** The camera window at frame `n` (0-based), with sub-pixel precision. */
 export function cameraRectAt(path: CameraPath, n: number): CameraRect {
-  const e = ease(path.easing, path.frames > 1 ? n / (path.frames - 1) : 1);
-  const { from: a, to: b } = path;
-  const w = a.w * Math.pow(b.w / a.w, e);
-  const h = a.h * Math.pow(b.h / a.h, e);
-  const cx = a.x + a.w / 2 + (b.x + b.w / 2 - (a.x + a.w / 2)) * e;
-  const cy = a.y + a.h / 2 + (b.y + b.h / 2 - (a.y + a.h / 2)) * e;
-  return { x: cx - w / 2, y: cy - h / 2, w, h };
+  return progressRect(path, progressAt(path, n));
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { watermarkOverlay } from '../media/watermark';
 import { FfmpegError, runFfmpeg } from './ffmpeg';
-import { DEFAULT_ENCODE } from './render';
+import { DEFAULT_ENCODE, x264Args } from './encode';
 import type { RenderResult } from './render';
 
 type StreamInfo = { codec: string; pixFmt: string; width: number; height: number; fps: number; duration: number };
@@ -64,7 +64,7 @@ export async function finishHostedVideo(
     const clean = join(dir, 'clean.mp4');
     const preview = join(dir, 'preview.mp4');
     const { crf, previewCrf, preset } = DEFAULT_ENCODE;
-    const encode = (q: number) => ['-c:v', 'libx264', '-preset', preset, '-crf', String(q), '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-an'];
+    const encode = (q: number) => x264Args({ crf: q, preset });
     let frames = 0;
     await runFfmpeg(
       [

@@ -4,20 +4,43 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { watermarkOverlay } from '../media/watermark';
 import { checkVideoInput, MAX_INPUT_PIXELS } from './input';
-import { VIDEO_FPS, VIDEO_FRAMES, type VideoMode } from '../../../src/lib/tool/video-modes';
+import {
+  DEFAULT_VIDEO_RESOLUTION,
+  PREVIEW_SHORT_SIDE,
+  RESOLUTION_SHORT_SIDE,
+  VIDEO_FPS,
+  VIDEO_FRAMES,
+  type VideoMode,
+  type VideoResolution,
+} from '../../../src/lib/tool/video-modes';
 import { parseMotion, planCameraPath, type CameraPath } from './motion';
 import { salientPoint } from './saliency';
-import { baseRegion, outputSize } from './frame';
-import { cameraFilter, cinematicFilter } from './filters';
-import { abortError, runFfmpeg } from './ffmpeg';
+import { baseRegion, outputSize, scaledSize } from './frame';
+import { cinematicFilter } from './filters';
+import { abortError, runFfmpeg, writeFrames } from './ffmpeg';
+import { DEFAULT_ENCODE, x264Args, type EncodeOptions } from './encode';
+import { rgbToYuv420 } from './yuv';
+import { FrameComposer } from './compose';
+import { buildScene } from './parallax/scene';
+import { SubjectRenderer } from './parallax/subject-layer';
+import { FLAT, Motion, type Depth } from './parallax/plan';
+
+export { DEFAULT_ENCODE, type EncodeOptions } from './encode';
 
 export type RenderOptions = {
   prompt: string;
   mode: VideoMode;
+  /** The clean file's size; the preview stays at most 720p. Default 720p. */
+  resolution?: VideoResolution;
   watermarkText: string;
   onProgress?: (p: number) => void;
   signal?: AbortSignal;
 };
+
+/** How the clip was made, for the job's record: layered parallax, or the flat move and why. */
+export type DepthReport =
+  | { mode: 'parallax'; cue: 'people' | 'saliency'; subjectArea: number; factors: Depth }
+  | { mode: 'flat'; reason: string };
 
 export type RenderResult = {
   video: Buffer;
@@ -26,22 +49,14 @@ export type RenderResult = {
   height: number;
   frames: number;
   durationSeconds: number;
+  /** Set by the embedded engine. */
+  depth?: DepthReport;
 };
 
-/** Encoder knobs; the defaults are the production choice (see bench/video.ts). */
-export type EncodeOptions = { crf?: number; previewCrf?: number; preset?: string };
+/** Encoder settings plus whether to look for layers at all (off: today's flat move, for comparisons). */
+export type RenderTuning = EncodeOptions & { parallax?: boolean };
 
-export const DEFAULT_ENCODE: Required<EncodeOptions> = { crf: 22, previewCrf: 24, preset: 'superfast' };
-
-export function x264Args(crf: number, preset: string, frames: number): string[] {
-  return [
-    '-c:v', 'libx264', '-preset', preset, '-crf', String(crf),
-    '-pix_fmt', 'yuv420p', '-r', String(VIDEO_FPS), '-frames:v', String(frames),
-    '-movflags', '+faststart', '-an',
-  ];
-}
-
-// Working copies never need more than this many pixels on the long side: the output is 720p
+// Working copies never need more than this many pixels on the long side: the output is at most 1080p
 // and the camera zooms at most ~1.5×.
 const WORK_MAX = 2560;
 
@@ -52,8 +67,13 @@ function grade(img: Sharp): Sharp {
 
 type Prepared = { still: Buffer; width: number; height: number; path: CameraPath };
 
-/** Decodes the upload once, finds the subject, plans the camera and renders the still ffmpeg animates. */
-export async function prepareStill(image: Buffer, prompt: string, mode: VideoMode): Promise<Prepared> {
+/** Decodes the upload once, finds the focus, plans the camera and renders the still (RGB, output size). */
+export async function prepareStill(
+  image: Buffer,
+  prompt: string,
+  mode: VideoMode,
+  resolution: VideoResolution = DEFAULT_VIDEO_RESOLUTION,
+): Promise<Prepared> {
   checkVideoInput(image);
   const work = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
     .rotate() // honour EXIF orientation
@@ -65,7 +85,7 @@ export async function prepareStill(image: Buffer, prompt: string, mode: VideoMod
   const { width: sw, height: sh } = work.info;
   const raw = { width: sw, height: sh, channels: work.info.channels };
   const motion = parseMotion(prompt);
-  const { width, height, aspect } = outputSize(sw, sh);
+  const { width, height, aspect } = outputSize(sw, sh, RESOLUTION_SHORT_SIDE[resolution]);
   const needsFocus = motion.auto || Math.abs(sw / sh - aspect) > 0.01;
   const focusInPhoto = needsFocus ? await salientPoint(sharp(work.data, { raw })) : { x: 0.5, y: 0.5 };
   const region = baseRegion(sw, sh, aspect, focusInPhoto);
@@ -82,51 +102,75 @@ export async function prepareStill(image: Buffer, prompt: string, mode: VideoMod
   return { still: await still.raw().toBuffer(), width, height, path };
 }
 
-/** Renders the clean video and the watermarked preview in one ffmpeg process (split + overlay). */
-export async function renderEmbedded(
-  image: Buffer,
-  opts: RenderOptions,
-  encode: EncodeOptions = {},
-): Promise<RenderResult> {
-  const { crf, previewCrf, preset } = { ...DEFAULT_ENCODE, ...encode };
+/** The filtergraph over the composed frames: the look, then the clean output and the watermarked preview. */
+function filterGraph(mode: VideoMode, size: { width: number; height: number }, preview: { width: number; height: number }): string {
+  const look = mode === 'cinematic' ? `${cinematicFilter(size.width, size.height)},` : '';
+  const scale = preview.width !== size.width ? `scale=${preview.width}:${preview.height}:flags=bicubic,` : '';
+  return (
+    `[0:v]settb=expr=1/${VIDEO_FPS},setpts=N,${look}split=2[clean][p];` +
+    `[p]${scale}null[ps];[1:v]format=yuva420p[wm];[ps][wm]overlay=0:0:format=yuv420[preview]`
+  );
+}
+
+/**
+ * Renders the clean video and the watermarked preview in one ffmpeg process. With a clear subject the photo
+ * is split into a subject layer (rendered here, frame by frame, into ffmpeg's stdin) over a filled background
+ * (moved by ffmpeg), each following the camera path with its own parallax; otherwise the flat move.
+ */
+export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning: RenderTuning = {}): Promise<RenderResult> {
+  const { crf, previewCrf, preset } = { ...DEFAULT_ENCODE, ...tuning };
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError(signal);
   onProgress?.(0);
-  const { still, width, height, path } = await prepareStill(image, opts.prompt, opts.mode);
-  const overlayPng = await watermarkOverlay(width, height, opts.watermarkText);
+  const { still, width, height, path } = await prepareStill(image, opts.prompt, opts.mode, opts.resolution);
+  const decision = tuning.parallax === false ? { scene: null, reason: 'parallax off' } : await buildScene(still, width, height, path);
+  const scene = decision.scene;
+  const previewSize = scaledSize(width, height, PREVIEW_SHORT_SIDE);
+  const overlayPng = await watermarkOverlay(previewSize.width, previewSize.height, opts.watermarkText);
   if (signal?.aborted) throw abortError(signal);
   const overlay = await sharp(overlayPng).ensureAlpha().raw().toBuffer();
   onProgress?.(0.05);
 
+  const motion = new Motion(path, width, height);
+  const composer = scene
+    ? new FrameComposer(scene.background, motion, scene.depth, new SubjectRenderer(scene.subject, motion, scene.factors, scene.box))
+    : new FrameComposer(rgbToYuv420(still, width, height), motion, FLAT);
   const dir = await mkdtemp(join(tmpdir(), 'lumora-video-'));
   try {
-    const src = join(dir, 'still.rgb');
     const wm = join(dir, 'watermark.rgba');
     const cleanOut = join(dir, 'clean.mp4');
     const previewOut = join(dir, 'preview.mp4');
-    await Promise.all([writeFile(src, still), writeFile(wm, overlay)]);
-    const size = `${width}x${height}`;
-    const look = opts.mode === 'cinematic' ? `,${cinematicFilter(width, height)}` : '';
-    const graph =
-      `[0:v]format=yuv420p,loop=loop=${VIDEO_FRAMES - 1}:size=1:start=0,settb=expr=1/${VIDEO_FPS},setpts=N,` +
-      `${cameraFilter(path)}${look},split=2[clean][p];` +
-      `[1:v]format=yuva420p[wm];[p][wm]overlay=0:0:format=yuv420[preview]`;
+    await writeFile(wm, overlay);
+    const raw = (pixFmt: string, w: number, h: number) => ['-f', 'rawvideo', '-pix_fmt', pixFmt, '-video_size', `${w}x${h}`];
     await runFfmpeg(
       [
         '-loglevel', 'error', '-y',
-        '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-video_size', size, '-framerate', String(VIDEO_FPS), '-i', src,
-        '-f', 'rawvideo', '-pix_fmt', 'rgba', '-video_size', size, '-i', wm,
-        '-filter_complex', graph,
-        '-map', '[clean]', ...x264Args(crf, preset, VIDEO_FRAMES), cleanOut,
-        '-map', '[preview]', ...x264Args(previewCrf, preset, VIDEO_FRAMES), previewOut,
+        ...raw('yuv420p', width, height), '-framerate', String(VIDEO_FPS), '-i', 'pipe:0',
+        ...raw('rgba', previewSize.width, previewSize.height), '-i', wm,
+        '-filter_complex', filterGraph(opts.mode, { width, height }, previewSize),
+        '-map', '[clean]', ...x264Args({ crf, preset, fps: VIDEO_FPS, frames: VIDEO_FRAMES }), cleanOut,
+        '-map', '[preview]', ...x264Args({ crf: previewCrf, preset, fps: VIDEO_FPS, frames: VIDEO_FRAMES }), previewOut,
       ],
-      // Frames encoded drive 5 %..95 %; the faststart rewrite and file reads take the rest.
-      { signal, onFrame: (n) => onProgress?.(0.05 + 0.9 * Math.min(1, n / VIDEO_FRAMES)) },
+      {
+        signal,
+        // Frames encoded drive 5 %..95 %; the faststart rewrite and file reads take the rest.
+        onFrame: (n) => onProgress?.(0.05 + 0.9 * Math.min(1, n / VIDEO_FRAMES)),
+        feed: (stdin) => writeFrames(stdin, VIDEO_FRAMES, composer.frameBytes, (n, frame) => composer.render(n, frame), signal),
+      },
     );
     const [video, preview] = await Promise.all([readFile(cleanOut), readFile(previewOut)]);
     onProgress?.(1);
-    return { video, preview, width, height, frames: VIDEO_FRAMES, durationSeconds: VIDEO_FRAMES / VIDEO_FPS };
+    const depth: DepthReport = scene
+      ? { mode: 'parallax', cue: scene.cue, subjectArea: round(scene.area), factors: roundDepth(scene.depth) }
+      : { mode: 'flat', reason: decision.reason ?? 'no subject' };
+    return { video, preview, width, height, frames: VIDEO_FRAMES, durationSeconds: VIDEO_FRAMES / VIDEO_FPS, depth };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
+
+function roundDepth(d: Depth): Depth {
+  return { subjectEdge: round(d.subjectEdge), backgroundTop: round(d.backgroundTop), backgroundBottom: round(d.backgroundBottom) };
 }

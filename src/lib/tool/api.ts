@@ -3,7 +3,7 @@ import { MSG } from '../messages';
 import { $purchases, type Purchases } from '../cart-state';
 import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
 import type { TransformationStatus } from './status-schema';
-import { VIDEO_DURATION_SECONDS } from './video-modes';
+import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, type VideoResolution } from './video-modes';
 import type { PublicHealth } from '../health';
 
 /**
@@ -18,6 +18,8 @@ export interface VideoResult {
   transformationId: string;
   videoUrl: string;
   originalImageUrl: string | null;
+  /** The clean file's size (it sets the price). */
+  resolution: VideoResolution;
 }
 
 export class ApiError extends Error {
@@ -143,10 +145,10 @@ function readAsDataUrl(file: Blob): Promise<string> {
 
 export async function startVideo(
   file: File,
-  options: { prompt: string; mode: string },
+  options: { prompt: string; mode: string; resolution: VideoResolution },
   onProgress?: Progress,
 ): Promise<{ transformationId: string }> {
-  const common = { prompt: options.prompt, mode: options.mode, duration: VIDEO_DURATION_SECONDS, watermark: true };
+  const common = { prompt: options.prompt, mode: options.mode, resolution: options.resolution, duration: VIDEO_DURATION_SECONDS, watermark: true };
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('video', file, onProgress);
     return jsonRequest('POST', '/api/process-video', { uploadId, ...common }, MSG.videoError);
@@ -184,7 +186,7 @@ export async function loadImageResult(id: string): Promise<ImageResult | null> {
 export async function loadVideoResult(id: string): Promise<VideoResult | null> {
   const s = await findTransformation(id);
   if (s?.kind !== 'video' || s.status !== 'completed' || !s.videoUrl) return null;
-  return { transformationId: id, videoUrl: s.videoUrl, originalImageUrl: s.originalImageUrl };
+  return { transformationId: id, videoUrl: s.videoUrl, originalImageUrl: s.originalImageUrl, resolution: s.resolution ?? DEFAULT_VIDEO_RESOLUTION };
 }
 
 /** Polls until the job ends; calls onUpdate with every answer. Rejects with the job's error. */

@@ -1,6 +1,7 @@
 import { z } from '../zod';
 import { TOOL_KINDS } from './constants';
 import { imageAnswerSchema } from './image-schema';
+import { VIDEO_RESOLUTIONS } from './video-modes';
 
 // The answer of GET /api/transformations/{id}, shared: the server builds it through this schema and the
 // island reads it as the type inferred from it. No Node imports here.
@@ -31,6 +32,8 @@ export const transformationStatusSchema = z.object({
   progress: z.number().min(0).max(1),
   /** Bought: the download gives the clean file. */
   purchased: z.boolean(),
+  /** A video's chosen size (it sets the price). */
+  resolution: z.enum(VIDEO_RESOLUTIONS).optional(),
   /** Signed URLs of the watermarked preview (video or image) and of the original. */
   videoUrl: z.string().nullable(),
   originalImageUrl: z.string().nullable(),

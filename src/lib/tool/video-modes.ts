@@ -12,3 +12,18 @@ export const VIDEO_MODES: { id: VideoMode; name: string; description: string }[]
 
 export const VIDEO_FPS = 30;
 export const VIDEO_FRAMES = VIDEO_DURATION_SECONDS * VIDEO_FPS;
+
+/** The clip's size: the short side is 720 or 1080 pixels, the long side follows the photo's aspect. */
+export const VIDEO_RESOLUTIONS = ['720p', '1080p'] as const;
+export type VideoResolution = (typeof VIDEO_RESOLUTIONS)[number];
+export const DEFAULT_VIDEO_RESOLUTION: VideoResolution = '720p';
+
+export const RESOLUTION_SHORT_SIDE: Record<VideoResolution, number> = { '720p': 720, '1080p': 1080 };
+
+export const VIDEO_RESOLUTION_OPTIONS: { id: VideoResolution; name: string }[] = [
+  { id: '720p', name: '720p HD' },
+  { id: '1080p', name: '1080p Full HD' },
+];
+
+/** The watermarked preview stays light whatever was chosen: at most this short side. */
+export const PREVIEW_SHORT_SIDE = RESOLUTION_SHORT_SIDE['720p'];

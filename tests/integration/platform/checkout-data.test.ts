@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_PACKAGES, ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
+import { IMAGE_PACKAGES, TRANSFORMATION_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { query } from '../../../netlify/lib/db';
 import { databaseRateLimiter } from '../../../netlify/lib/rate-limit';
 import { applyMigrations, pgTarget } from '../../../netlify/lib/db/migrations';
@@ -51,8 +51,7 @@ for (const backend of backends) {
       );
       const sqlPrices = Object.fromEntries(rows.map((r) => [`${r.item_type}:${r.item_key}`, Number(r.price)]));
       expect(sqlPrices).toEqual({
-        'transformation:image': ITEM_PRICES.image,
-        'transformation:video': ITEM_PRICES.video,
+        ...Object.fromEntries(Object.entries(TRANSFORMATION_PRICES).map(([key, price]) => [`transformation:${key}`, price])),
         ...Object.fromEntries(IMAGE_PACKAGES.map((p) => [`package:${p.id}`, p.priceValue])),
       });
     });

@@ -6,6 +6,7 @@ import files from '../../../netlify/functions/files.mts';
 import toolUploads from '../../../netlify/functions/tool-uploads.mts';
 import uploads from '../../../netlify/functions/uploads.mts';
 import maintenance from '../../../netlify/functions/maintenance.mts';
+import checkout from '../../../netlify/functions/checkout.mts';
 import { query } from '../../../netlify/lib/db';
 import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
@@ -13,6 +14,9 @@ import { queueVideo, runVideoJob, jobSignature } from '../../../netlify/lib/tool
 import { MSG } from '../../../src/lib/messages';
 import { startEmbedded } from '../platform/helpers/backends';
 import { BASE, dataUrl, greyPhoto, pngBombHeader } from './helpers';
+import { transformationItem } from '../../../src/lib/catalog';
+import { makeScene } from '../../../bench/video/scenes';
+import { probe } from '../../unit/video/helpers';
 
 let platform: Awaited<ReturnType<typeof startEmbedded>>;
 beforeAll(async () => {
@@ -77,6 +81,44 @@ describe('POST /api/process-video', () => {
     expect(previewBytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
   });
 
+  it('renders the chosen 1080p clip, records how it was made, and the checkout charges the 1080p price', async () => {
+    const photo = (await makeScene('portrait', 800, 600)).jpeg;
+    const res = await post({ imageData: dataUrl(photo), prompt: 'Pan slowly to the right', mode: 'standard', resolution: '1080p', duration: 5 });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(202);
+    const { body: done } = await waitFor(body.transformationId);
+    expect(done).toMatchObject({ status: 'completed', resolution: '1080p' });
+    const t = (await getTransformation(body.transformationId))!;
+    expect(t.hints).toMatchObject({ resolution: '1080p', width: 1440, height: 1080, depth: { mode: 'parallax' } });
+    const [clean, preview] = await Promise.all([probe((await getStorage().get(t.resultPath!))!), probe((await getStorage().get(t.previewPath!))!)]);
+    expect(clean).toMatchObject({ width: 1440, height: 1080, frames: 150 });
+    expect(preview).toMatchObject({ width: 960, height: 720, frames: 150 });
+
+    const paid = await checkout(
+      new Request(`${BASE}/api/checkout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ transformationId: t.id }], idempotencyKey: crypto.randomUUID() }),
+      }),
+      {},
+    );
+    const order = await paid.json();
+    expect(paid.status, JSON.stringify(order)).toBe(200);
+    expect(order.amount).toBe(transformationItem('video', '1080p').price);
+    expect(order.items[0]).toMatchObject({ type: 'video', name: transformationItem('video', '1080p').name });
+  });
+
+  it('keeps 720p when no resolution is asked for, and records a flat move with its reason', async () => {
+    // A textured backdrop with nothing in front of it: no subject to lift off.
+    const photo = (await makeScene('none', 480, 360)).jpeg;
+    const t = await queueVideo({ imageData: dataUrl(photo), prompt: PROMPT, mode: 'standard', duration: 5 });
+    expect(t.hints).toMatchObject({ resolution: '720p' });
+    const done = (await runVideoJob(t.id))!;
+    expect(done).toMatchObject({ status: 'completed' });
+    expect(done.hints).toMatchObject({ width: 960, height: 720, depth: { mode: 'flat', reason: 'no subject found' } });
+    expect((await status(t.id)).body.resolution).toBe('720p');
+  });
+
   it('refuses bad inputs with 4xx and stores nothing', async () => {
     const rows = await rowCount();
     const png = await greyPhoto(64, 64);
@@ -88,6 +130,8 @@ describe('POST /api/process-video', () => {
       [{ imageData: dataUrl(png), prompt: 'abc', mode: 'standard', duration: 5 }, MSG.videoPromptMin],
       [{ imageData: dataUrl(png), prompt: '    ', mode: 'standard', duration: 5 }, MSG.videoPromptBlank],
       [{ imageData: dataUrl(png), prompt: PROMPT, mode: 'epic', duration: 5 }, MSG.selectModel],
+      [{ imageData: dataUrl(png), prompt: PROMPT, mode: 'standard', resolution: '4k', duration: 5 }, MSG.videoResolution],
+      [{ imageData: dataUrl(png), prompt: PROMPT, mode: 'standard', resolution: 1080, duration: 5 }, MSG.videoResolution],
       [{ imageData: dataUrl(png), prompt: PROMPT, mode: 'standard', duration: 9 }, ''],
       ['{not json', MSG.invalidJson],
     ];

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_PACKAGES, ITEM_PRICES } from '../../../src/lib/catalog';
+import { IMAGE_PACKAGES, TRANSFORMATION_PRICES } from '../../../src/lib/catalog';
 
 // The checkout charges from catalog_prices (seeded by the migrations); the cart displays catalog.ts.
 // They must agree. (The integration tests also read the table back from a migrated database.)
@@ -14,8 +14,7 @@ describe('SQL price list', () => {
     const rows = [...sql.matchAll(/\('(transformation|package)', '([a-z0-9-]+)', '[^']*', ([\d.]+)\)/g)];
     const prices = Object.fromEntries(rows.map(([, type, key, price]) => [`${type}:${key}`, Number(price)]));
     expect(prices).toEqual({
-      'transformation:image': ITEM_PRICES.image,
-      'transformation:video': ITEM_PRICES.video,
+      ...Object.fromEntries(Object.entries(TRANSFORMATION_PRICES).map(([key, price]) => [`transformation:${key}`, price])),
       ...Object.fromEntries(IMAGE_PACKAGES.map((p) => [`package:${p.id}`, p.priceValue])),
     });
   });

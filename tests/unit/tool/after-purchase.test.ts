@@ -98,7 +98,10 @@ describe('saved tool results', () => {
   it('loads a finished video; anything unknown, unfinished or of the other kind is null; offline throws', async () => {
     const video = { success: true, transformationId: OTHER, kind: 'video', status: 'completed', progress: 1, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png', processedUrl: null, error: null };
     vi.stubGlobal('fetch', answer(video));
-    await expect(loadVideoResult(OTHER)).resolves.toEqual({ transformationId: OTHER, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png' });
+    // A video from before the resolution choice is 720p; the answer's resolution is kept (it sets the price).
+    await expect(loadVideoResult(OTHER)).resolves.toEqual({ transformationId: OTHER, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png', resolution: '720p' });
+    vi.stubGlobal('fetch', answer({ ...video, resolution: '1080p' }));
+    await expect(loadVideoResult(OTHER)).resolves.toMatchObject({ resolution: '1080p' });
     await expect(loadImageResult(OTHER)).resolves.toBeNull();
     vi.stubGlobal('fetch', answer({ ...video, status: 'processing', videoUrl: null }));
     await expect(loadVideoResult(OTHER)).resolves.toBeNull();

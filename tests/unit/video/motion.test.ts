@@ -9,7 +9,6 @@ import {
 } from '../../../netlify/lib/video/motion';
 import { salientPoint } from '../../../netlify/lib/video/saliency';
 import { outputSize } from '../../../netlify/lib/video/frame';
-import { cameraFilter } from '../../../netlify/lib/video/filters';
 
 const centre = (r: CameraRect) => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });
 const inside = (r: CameraRect) =>
@@ -136,14 +135,5 @@ describe('outputSize', () => {
     [333, 250, 960, 720], // even dimensions
   ])('%i×%i → %i×%i', (w, h, ew, eh) => {
     expect(outputSize(w, h)).toMatchObject({ width: ew, height: eh });
-  });
-});
-
-describe('cameraFilter', () => {
-  it('emits per-frame expressions with sub-pixel constants (no rounding)', () => {
-    const f = cameraFilter(planCameraPath(parseMotion('zoom in slowly and pan left'), 150));
-    expect(f).toContain('eval=frame');
-    expect(f).toMatch(/^perspective=x0='.*in-1.*':y0=/);
-    expect(f).toMatch(/\d\.\d{5,}/);
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { processVideoRequestSchema } from '../../../src/lib/tool/video-schema';
+import { jobResolution, processVideoRequestSchema } from '../../../src/lib/tool/video-schema';
+import { MSG } from '../../../src/lib/messages';
+import { ITEM_NAMES, ITEM_PRICES, VIDEO_1080P, transformationItem } from '../../../src/lib/catalog';
+import { $cartItems, addToCart, clearCart } from '../../../src/lib/cart';
 import { checkVideoInput, readImageHeader, VideoInputError } from '../../../netlify/lib/video/input';
 
 const pngDataUrl = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -34,6 +37,40 @@ describe('processVideoRequestSchema', () => {
 
   it('only allows 5-second videos', () => {
     expect(messages({ ...valid, duration: 10 })).not.toHaveLength(0);
+  });
+
+  it('takes 720p (the default) or 1080p, and nothing else', () => {
+    expect(processVideoRequestSchema.parse(valid).resolution).toBe('720p');
+    expect(processVideoRequestSchema.parse({ ...valid, resolution: '1080p' }).resolution).toBe('1080p');
+    for (const resolution of ['4k', '1080', 1080, null, '']) expect(messages({ ...valid, resolution })).toEqual([MSG.videoResolution]);
+  });
+});
+
+describe('video resolution and price', () => {
+  it('reads the resolution of a job from its hints, 720p for jobs from before the choice', () => {
+    expect(jobResolution({ resolution: '1080p' })).toBe('1080p');
+    expect(jobResolution({})).toBe('720p');
+    expect(jobResolution({ resolution: 'huge' })).toBe('720p');
+  });
+
+  it('sells a 1080p video as its own catalogue item and a 720p one as the plain video', () => {
+    expect(transformationItem('video', '1080p')).toEqual({ name: VIDEO_1080P.name, price: VIDEO_1080P.price });
+    expect(transformationItem('video', '720p')).toEqual({ name: ITEM_NAMES.video, price: ITEM_PRICES.video });
+    expect(transformationItem('video')).toEqual({ name: ITEM_NAMES.video, price: ITEM_PRICES.video });
+    expect(transformationItem('image', '1080p')).toEqual({ name: ITEM_NAMES.image, price: ITEM_PRICES.image });
+    expect(VIDEO_1080P.price).toBeGreaterThan(ITEM_PRICES.video);
+  });
+
+  it('puts a 1080p video in the cart at its price and name', () => {
+    clearCart();
+    addToCart({ type: 'video', videoUrl: '/hd.mp4', transformationId: 'hd', resolution: '1080p' });
+    addToCart({ type: 'video', videoUrl: '/sd.mp4', transformationId: 'sd' });
+    expect($cartItems.get().map(({ name, price, transformationId }) => ({ name, price, transformationId }))).toEqual([
+      { name: VIDEO_1080P.name, price: VIDEO_1080P.price, transformationId: 'hd' },
+      { name: ITEM_NAMES.video, price: ITEM_PRICES.video, transformationId: 'sd' },
+    ]);
+    expect($cartItems.get()[0]).not.toHaveProperty('resolution');
+    clearCart();
   });
 });
 
