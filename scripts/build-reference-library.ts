@@ -15,7 +15,7 @@
  * Licences and credits come from each package's debian/copyright (usr/share/doc/<pkg>/copyright) and, for
  * Plasma wallpapers, the wallpaper's metadata.json; "Not stated by upstream" means neither names the picture.
  *
- * Guard: the references must not be the colorizer benchmark's photos (/work/shared/fixtures/photos). Their
+ * Guard: the references must not be the colorizer benchmark's photos (`../shared/fixtures/photos` beside the repository, when present). Their
  * source files are refused by path, and every reference is compared with every fixture truth image.
  */
 import sharp from 'sharp';
@@ -88,7 +88,7 @@ const SOURCES: Source[] = [
   opencv('data/chicky_512.png', 'chicky.jpg'),
 ];
 
-// The benchmark fixtures' source files (see /work/shared/fixtures/photos/manifest.json): never a reference.
+// The benchmark fixtures' source files (listed in `../shared/fixtures/photos/manifest.json`): never a reference.
 const FIXTURE_SOURCES = ['skimage/data/chelsea.png', 'Flower_Hat.jpg', 'Polynesia.jpg', 'fruits.jpg', 'building.jpg', 'home.jpg',
   'squirrel_cls.jpg', 'text/scenetext01.jpg', 'hfs/data/001.jpg', 'LadyBird.jpg', 'aitzgorri_by_Aitzol_Berasategi.jpg', 'parrot.ppm'];
 const isFixtureSource = (path: string) => FIXTURE_SOURCES.some((f) => path.toLowerCase().endsWith('/' + f.toLowerCase()));

@@ -1,6 +1,6 @@
 /**
  * The site's routes as the e2e tests know them: each with its expected document title (before the
- * ' | brand' suffix). Later issues append their routes here; the link check reads the built site.
+ * ' | brand' suffix). The link check and the accessibility pass read the built site's own list (its sitemap).
  */
 export const foundationPages: { path: string; title: string }[] = [
   { path: '/', title: 'AI Services for Business' },

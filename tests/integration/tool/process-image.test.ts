@@ -158,7 +158,7 @@ describe('POST /api/process-image', () => {
     expect(t.originalPath).toMatch(/\.tif$/);
   });
 
-  it('refuses bad inputs with the spec messages and stores nothing', async () => {
+  it('refuses bad inputs with the messages of src/lib/messages.ts and stores nothing', async () => {
     const rows = await rowCount();
     const stored = await storedFiles();
     const text = Buffer.from('this is not an image at all, just text pretending to be a jpeg');

@@ -73,7 +73,7 @@ describe('site configuration', () => {
     expect(isCurrent('/blog', '/blog/index.html')).toBe(true);
   });
 
-  it('prices items as the specification says', () => {
+  it('prices items and packages from the catalogue', () => {
     expect(ITEM_PRICES).toEqual({ image: 1.99, video: 4.99 });
     expect(IMAGE_PACKAGES.map((p) => [p.id, p.priceValue, p.isPopular])).toEqual([
       ['basic-restoration', 40, false], ['premium-restoration', 99, true], ['ai-creation', 79, false], ['family-package', 299, false],
