@@ -1,9 +1,11 @@
 import type { VideoResolution } from './tool/video-modes';
+import { formatPrice, sumPrices } from './money';
 
 /**
  * What can be bought and for how much: the single source of prices for the cart (display) and the
- * checkout (what is charged). The SQL checkout function mirrors these numbers and a test keeps the two
- * in step; the browser never sends a price.
+ * checkout (what is charged). The checkout charges from the database's catalog_prices, which migrations
+ * generated from this file fill (`npm run db:prices` writes one after a change here; a test fails while they
+ * differ). The browser never sends a price.
  */
 export const CURRENCY = 'USD';
 
@@ -34,8 +36,6 @@ export function transformationItem(kind: TransformationKind, resolution?: VideoR
 export interface ImagePackage {
   id: string;
   name: string;
-  /** Display string, e.g. '$99'. */
-  price: string;
   priceValue: number;
   description: string;
   features: string[];
@@ -48,7 +48,6 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
   {
     id: 'basic-restoration',
     name: 'Basic Restoration',
-    price: '$40',
     priceValue: 40,
     description: 'Bring faded and damaged photos back to life.',
     features: ['Up to 100 images', 'Scratch and dust removal', 'Colour and contrast correction', 'Same-day delivery'],
@@ -58,7 +57,6 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
   {
     id: 'premium-restoration',
     name: 'Premium Restoration',
-    price: '$99',
     priceValue: 99,
     description: 'Full restoration with colorization for a larger collection.',
     features: ['Up to 250 images', 'Restoration and colorization', 'Detail and face enhancement', 'Same-day delivery'],
@@ -68,7 +66,6 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
   {
     id: 'ai-creation',
     name: 'AI Creation',
-    price: '$79',
     priceValue: 79,
     description: 'New images created from your brief and reference photos.',
     features: ['Up to 100 images', 'Custom styles and scenes', 'Commercial-use files', 'Same-day delivery'],
@@ -78,7 +75,6 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
   {
     id: 'family-package',
     name: 'Family Package',
-    price: '$299',
     priceValue: 299,
     description: 'The whole family archive restored, colorized and organised.',
     features: ['Up to 500 images', 'Restoration and colorization', 'Organised digital album', 'Next-day delivery'],
@@ -87,8 +83,28 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
   },
 ] as const;
 
+/** A package's price as its card shows it: whole dollars without cents ('$99'), else with them. */
+export const packagePriceLabel = (pkg: Pick<ImagePackage, 'priceValue'>) =>
+  Number.isInteger(pkg.priceValue) ? `$${pkg.priceValue}` : formatPrice(pkg.priceValue);
+
+/** Every priced item as the database lists it (catalog_prices): what the generated migrations write. */
+export interface CatalogRow {
+  itemType: 'transformation' | 'package';
+  itemKey: string;
+  name: string;
+  price: number;
+}
+
+export function catalogRows(): CatalogRow[] {
+  return [
+    ...(Object.keys(ITEM_PRICES) as TransformationKind[]).map((kind) => ({ itemType: 'transformation' as const, itemKey: kind, name: ITEM_NAMES[kind], price: ITEM_PRICES[kind] })),
+    { itemType: 'transformation', itemKey: VIDEO_1080P.key, name: VIDEO_1080P.name, price: VIDEO_1080P.price },
+    ...IMAGE_PACKAGES.map((p) => ({ itemType: 'package' as const, itemKey: p.id, name: p.name, price: p.priceValue })),
+  ];
+}
+
 export function findImagePackage(id: string): ImagePackage | undefined {
   return IMAGE_PACKAGES.find((p) => p.id === id);
 }
 
-export { sumPrices, formatPrice } from './money';
+export { sumPrices, formatPrice };

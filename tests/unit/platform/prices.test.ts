@@ -1,21 +1,61 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_PACKAGES, TRANSFORMATION_PRICES } from '../../../src/lib/catalog';
+import { catalogRows, IMAGE_PACKAGES, packagePriceLabel } from '../../../src/lib/catalog';
+import { catalogMigration, migrationFileName, pricesInMigrations } from '../../../scripts/lib/catalog-migration';
 
-// The checkout charges from catalog_prices (seeded by the migrations); the cart displays catalog.ts.
-// They must agree. (The integration tests also read the table back from a migrated database.)
+// The checkout charges from catalog_prices (filled by the migrations); the cart displays catalog.ts. They must
+// agree, and a price change is one edit in catalog.ts plus the migration `npm run db:prices` writes.
+// (The integration tests also read the table back from a migrated database.)
+const migrations = fileURLToPath(new URL('../../../supabase/migrations/', import.meta.url));
+
 describe('SQL price list', () => {
-  it('matches src/lib/catalog.ts', () => {
-    const dir = new URL('../../../supabase/migrations/', import.meta.url);
-    const sql = readdirSync(dir)
-      .filter((f) => f.endsWith('.sql'))
-      .map((f) => readFileSync(new URL(f, dir), 'utf8'))
-      .join('\n');
-    const rows = [...sql.matchAll(/\('(transformation|package)', '([a-z0-9-]+)', '[^']*', ([\d.]+)\)/g)];
-    const prices = Object.fromEntries(rows.map(([, type, key, price]) => [`${type}:${key}`, Number(price)]));
-    expect(prices).toEqual({
-      ...Object.fromEntries(Object.entries(TRANSFORMATION_PRICES).map(([key, price]) => [`transformation:${key}`, price])),
-      ...Object.fromEntries(IMAGE_PACKAGES.map((p) => [`package:${p.id}`, p.priceValue])),
-    });
+  it('is what src/lib/catalog.ts says, names and prices (else: npm run db:prices)', () => {
+    expect(catalogMigration(pricesInMigrations(migrations), catalogRows()), 'run `npm run db:prices` and commit the migration').toBeNull();
+    expect([...pricesInMigrations(migrations).values()].sort((a, b) => a.itemKey.localeCompare(b.itemKey))).toEqual(
+      catalogRows().sort((a, b) => a.itemKey.localeCompare(b.itemKey)),
+    );
+  });
+
+  it('the generated migration brings any change to the table: a new price, a renamed item, a removed one', () => {
+    const current = pricesInMigrations(migrations);
+    const [first, second, ...rest] = catalogRows();
+    const wanted = [{ ...first!, price: first!.price + 1 }, { ...second!, name: "Grandma's Video" }, ...rest.slice(1)];
+    const sql = catalogMigration(current, wanted)!;
+    expect(sql).toContain('on conflict (item_type, item_key) do update');
+    expect(sql).toContain("'Grandma''s Video'");
+    // Read back the way the migrations are read, after the existing ones.
+    const applied = pricesInMigrationsWith(current, sql);
+    expect([...applied.values()]).toEqual(expect.arrayContaining(wanted));
+    expect(applied.size).toBe(wanted.length);
+  });
+
+  it('names the migration after the time, so it runs after every existing one', () => {
+    const now = new Date('2030-01-02T03:04:05Z');
+    expect(migrationFileName(['20261125100300_upload_grants_used.sql'], now)).toBe('20300102030405_catalog_prices.sql');
+    expect(migrationFileName(['20301231235959_later.sql', 'README.md'], now)).toBe('20310101000000_catalog_prices.sql');
   });
 });
+
+describe('package cards', () => {
+  it('show whole-dollar prices without cents', () => {
+    for (const pkg of IMAGE_PACKAGES) expect(packagePriceLabel(pkg)).toMatch(/^\$\d+(\.\d\d)?$/);
+    expect(packagePriceLabel({ priceValue: 99 })).toBe('$99');
+    expect(packagePriceLabel({ priceValue: 14.5 })).toBe('$14.50');
+  });
+});
+
+/** The table after `sql` runs on top of `current` (through a throwaway migrations folder). */
+function pricesInMigrationsWith(current: ReturnType<typeof pricesInMigrations>, sql: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lumora-prices-'));
+  try {
+    const seed = catalogMigration(new Map(), [...current.values()])!;
+    writeFileSync(path.join(dir, '1_seed.sql'), seed);
+    writeFileSync(path.join(dir, '2_change.sql'), sql);
+    return pricesInMigrations(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
