@@ -8,7 +8,7 @@ import sitemap from '@astrojs/sitemap';
 import netlify from '@astrojs/netlify';
 import tailwindcss from '@tailwindcss/vite';
 import { astroCsp, headersFile, policyInputs } from './netlify/lib/security-headers.ts';
-import { writeDeployRecord } from './netlify/lib/deploy.ts';
+import { writeDeployRecord } from './netlify/lib/running-deploy.ts';
 import { buildDeploy, canonicalSiteUrl } from './src/lib/deploy-context.ts';
 import { contentEditor } from './scripts/lib/content-editor.ts';
 
@@ -40,7 +40,7 @@ export default defineConfig({
       hooks: { 'astro:build:done': ({ dir }) => writeFile(new URL('_headers', dir), headersFile({ noindex: deploy.noindex })) },
     },
     {
-      // On Netlify, the deploy's addresses for the functions, which get only URL at run time (netlify/lib/deploy.ts).
+      // On Netlify, the deploy's addresses for the functions, which get only URL at run time (netlify/lib/running-deploy.ts).
       name: 'lumora:deploy-record',
       hooks: { 'astro:build:done': () => writeDeployRecord(process.cwd(), env) },
     },

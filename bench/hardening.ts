@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { startEmbeddedServices } from '../scripts/embedded/services';
+import { startEmbeddedServices } from '../scripts/embedded/embedded-services';
 import { startSiteServer } from '../scripts/lib/server';
 import { watermarkOverlay, watermarkSeed } from '../netlify/lib/media/watermark';
 import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf } from '../tests/support/watermark-attack';

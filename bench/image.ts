@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { restoreAndColorize } from '../netlify/lib/image/pipeline';
 import { exemplarColorizer } from '../netlify/lib/image/exemplar';
 import { onnxColorizer, onnxModelAvailable } from '../netlify/lib/image/onnx';
-import { replicateColorizer, replicateConfig } from '../netlify/lib/image/replicate';
+import { replicateColorizer, replicateConfig } from '../netlify/lib/image/replicate-colorizer';
 import type { Colorizer } from '../netlify/lib/image/colorizer';
 import type { ImageModel } from '../src/lib/tool/image-schema';
 import { damageRemoval, detectionScore, scoreImage, type Scores } from './metrics';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedServices } from '../scripts/embedded/services';
+import { startEmbeddedServices } from '../scripts/embedded/embedded-services';
 import { startSiteServer } from '../scripts/lib/server';
 import { restoreAndColorize } from '../netlify/lib/image/pipeline';
 import { syntheticOldPhoto } from './image';

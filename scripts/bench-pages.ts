@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startSiteServer } from './lib/server';
-import { startEmbeddedServices } from './embedded/services';
+import { startEmbeddedServices } from './embedded/embedded-services';
 import { chromiumPath, CHROMIUM_ARGS } from '../tests/support/browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

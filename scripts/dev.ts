@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dev } from 'astro';
-import { startEmbeddedServices } from './embedded/services';
+import { startEmbeddedServices } from './embedded/embedded-services';
 import { startFunctions } from './lib/functions';
 import { answerFromFunction } from './lib/server';
 import { stopOnSignal } from './lib/shutdown';

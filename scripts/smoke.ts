@@ -1,9 +1,9 @@
 /**
- * `BASE_URL=https://… npm run smoke`: checks a running copy of the site over HTTP (scripts/lib/smoke.ts) and
+ * `BASE_URL=https://… npm run smoke`: checks a running copy of the site over HTTP (scripts/lib/smoke-checks.ts) and
  * exits non-zero with the list of what failed. SMOKE_EXPECT=production|preview asserts the deploy's kind
  * (by default it is read from the site); SMOKE_TIMEOUT_S bounds the whole run (default 180).
  */
-import { runSmoke } from './lib/smoke';
+import { runSmoke } from './lib/smoke-checks';
 
 const baseUrl = process.env.BASE_URL?.trim();
 if (!baseUrl || !URL.canParse(baseUrl)) {

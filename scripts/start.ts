@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { startSiteServer } from './lib/server';
-import { startEmbeddedServices } from './embedded/services';
+import { startEmbeddedServices } from './embedded/embedded-services';
 import { stopOnSignal } from './lib/shutdown';
 
 /**

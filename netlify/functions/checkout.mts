@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
-import { demoCheckout } from '../lib/orders/checkout';
+import { demoCheckout } from '../lib/orders/place-order';
 import { checkoutRequestSchema } from '../../src/lib/orders-schema';
 import { errorJson, HttpError, json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
 import { readPaymentsConfig } from '../lib/payments/config';
-import { deployOrigin } from '../lib/deploy';
-import { stripeCheckout } from '../lib/payments/checkout';
+import { deployOrigin } from '../lib/running-deploy';
+import { stripeCheckout } from '../lib/payments/stripe-checkout';
 import { clientId } from '../lib/client-identity';
 
 // POST /api/checkout { items: [{ transformationId } | { packageId }], idempotencyKey, email? } — prices come

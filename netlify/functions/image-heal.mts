@@ -4,7 +4,7 @@ import { healMarksSchema } from '../../src/lib/tool/image-schema';
 import { HEAL_BUDGET, healMarkedShare } from '../../src/lib/tool/heal-budget';
 import { HttpError, json, parseWith, pathAfter, readJson, requireMethod, withErrors } from '../lib/http';
 import { applyHeal } from '../lib/tool';
-import { enforceToolLimit } from '../lib/tool/limits';
+import { enforceToolLimit } from '../lib/tool/rate-limits';
 import { getTransformation } from '../lib/transformations';
 import { MSG } from '../../src/lib/messages';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { colorHintsSchema } from '../../src/lib/tool/image-schema';
 import { json, parseWith, pathAfter, readJson, requireMethod, withErrors } from '../lib/http';
 import { applyHints } from '../lib/tool';
-import { enforceToolLimit } from '../lib/tool/limits';
+import { enforceToolLimit } from '../lib/tool/rate-limits';
 
 // POST /api/transformations/{id}/hints { hints: [{ x, y, color }] } — re-renders an unpurchased image with
 // colour hints (x, y in 0..1 of the picture, '#rrggbb'); answers like /api/process-image.

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { HttpError, isMultipart, json, parseWith, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
 import { discardUpload, processImage, processImageOptionsSchema, readUpload } from '../lib/tool';
-import { enforceToolLimit } from '../lib/tool/limits';
+import { enforceToolLimit } from '../lib/tool/rate-limits';
 import { MSG } from '../../src/lib/messages';
 import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 

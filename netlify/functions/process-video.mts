@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { json, readJson, requireMethod, withErrors } from '../lib/http';
 import { parseVideoBody, queueVideo, startVideoJob } from '../lib/tool';
-import { enforceToolLimit } from '../lib/tool/limits';
+import { enforceToolLimit } from '../lib/tool/rate-limits';
 import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 
 // POST /api/process-video — the body: { imageData (data URL, JPEG/PNG), prompt, mode, duration: 5, watermark? },

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
 import { newUploadId, paths } from '../lib/tool';
-import { enforceToolLimit } from '../lib/tool/limits';
+import { enforceToolLimit } from '../lib/tool/rate-limits';
 import { recordUploadGrant } from '../lib/tool/upload-grants';
 import { getStorage, MAX_UPLOAD_BYTES } from '../lib/storage';
 import { MSG } from '../../src/lib/messages';

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { query } from './db';
 import { storageKind } from './storage';
 import { pagePolicies, policyInputs, storageDirectivesMissing } from './security-headers';
-import { deployOrigin } from './deploy';
+import { deployOrigin } from './running-deploy';
 
 export interface PlatformHealth {
   database: 'embedded-pglite' | 'postgres' | 'unconfigured';

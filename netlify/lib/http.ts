@@ -4,7 +4,7 @@ import { readCapped } from './read-capped';
 import { SigningNotConfiguredError } from './signing';
 import { StorageNotConfiguredError } from './storage/errors';
 import { API_HEADERS } from './security-headers';
-import { deployOrigin, isPreviewDeploy, rememberPlatformContext } from './deploy';
+import { deployOrigin, isPreviewDeploy, rememberPlatformContext } from './running-deploy';
 import { MSG } from '../../src/lib/messages';
 import { firstOrigin, NOINDEX_HEADER } from '../../src/lib/deploy-context';
 import { IMAGE_TYPES } from '../../src/lib/tool/constants';

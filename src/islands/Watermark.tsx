@@ -1,8 +1,8 @@
-import { WATERMARK } from '../lib/watermark';
+import { WATERMARK } from '../lib/watermark-spec';
 
 /**
  * The brand text laid over a preview (slider, viewer, video player): decorative for assistive technology, never
- * in the pointer's way, with the opacity and shadow of the one watermark spec (src/lib/watermark.ts).
+ * in the pointer's way, with the opacity and shadow of the one watermark spec (src/lib/watermark-spec.ts).
  */
 export default function Watermark({ text = WATERMARK.text, size = 'large' }: { text?: string; size?: 'large' | 'small' }) {
   if (!text) return null;

@@ -1,6 +1,6 @@
 /**
  * Which kind of deploy this is, from Netlify's variables: the build reads them from its environment, the
- * functions from their `context` (Netlify's functions API) or the same variables (netlify/lib/deploy.ts).
+ * functions from their `context` (Netlify's functions API) or the same variables (netlify/lib/running-deploy.ts).
  * Previews and branch deploys are never indexed and never take real payments; production is indexable.
  * A run that is none of Netlify's (npm start, npm run dev, tests) is `dev`.
  */

@@ -1,5 +1,5 @@
 import { $cartCount } from './cart-state';
-import { prefersReducedMotion } from './motion';
+import { prefersReducedMotion } from './reduced-motion';
 import { THEME_STORAGE_KEY, applyTheme, nextTheme, parseTheme } from './theme';
 
 /**

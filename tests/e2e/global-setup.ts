@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { startSiteServer } from '../../scripts/lib/server';
-import { startEmbeddedServices } from '../../scripts/embedded/services';
+import { startEmbeddedServices } from '../../scripts/embedded/embedded-services';
 import { TEST_HEALTH_SECRET } from '../support/operator-health';
 import { launchBrowserServer } from '../support/browser';
 

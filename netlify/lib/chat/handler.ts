@@ -1,6 +1,6 @@
 import { findAgent } from '../../../src/lib/chat/agents';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
-import { CHAT_LIMITS } from '../../../src/lib/chat/limits';
+import { CHAT_LIMITS } from '../../../src/lib/chat/request-limits';
 import { maxOutputTokens } from '../../../src/lib/chat/models';
 import { chatRequestSchema, describeIssues, promptTokenEstimate } from '../../../src/lib/chat/schema';
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';

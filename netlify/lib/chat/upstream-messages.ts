@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { Agent } from '../../../src/lib/chat/agents';
 import { systemPrompt } from '../../../src/lib/chat/agents';
 import { classifyAttachment, parseDataUrl } from '../../../src/lib/chat/attachments';
-import { CHAT_LIMITS } from '../../../src/lib/chat/limits';
+import { CHAT_LIMITS } from '../../../src/lib/chat/request-limits';
 import { isVisionModel } from '../../../src/lib/chat/models';
 import type { ChatContentPart, ChatRequestMessage } from '../../../src/lib/chat/schema';
 

@@ -13,4 +13,4 @@ export { activeColorizer, createColorizer } from './select';
 export type { Colorizer, ColorizerId, LumaPlane, ChromaPlanes } from './colorizer';
 export { exemplarColorizer } from './exemplar';
 export { onnxColorizer } from './onnx';
-export { replicateColorizer, replicateConfig } from './replicate';
+export { replicateColorizer, replicateConfig } from './replicate-colorizer';

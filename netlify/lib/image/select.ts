@@ -1,7 +1,7 @@
 import type { Colorizer, ColorizerId } from './colorizer';
 import { exemplarColorizer } from './exemplar';
 import { onnxColorizer, onnxModelAvailable, onnxModelPath } from './onnx';
-import { replicateColorizer, replicateConfig } from './replicate';
+import { replicateColorizer, replicateConfig } from './replicate-colorizer';
 
 /**
  * The colorizer the environment provides: a hosted model when Replicate is configured, else a local

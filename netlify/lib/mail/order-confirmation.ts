@@ -4,7 +4,7 @@ import { site } from '../../../src/lib/site';
 import { MSG } from '../../../src/lib/messages';
 import { query } from '../db';
 import { getOrder, type Order } from '../orders/order';
-import { deployOrigin } from '../deploy';
+import { deployOrigin } from '../running-deploy';
 import { deliver, type MailMessage, type MailTarget } from './transport';
 import { databaseRateLimiter, firstRefusal, type RateLimiter } from '../rate-limit';
 

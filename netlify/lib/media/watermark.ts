@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { projectFile } from '../project-files';
 import { mulberry32 } from '../../../src/lib/random';
-import { WATERMARK } from '../../../src/lib/watermark';
+import { WATERMARK } from '../../../src/lib/watermark-spec';
 
 // The font ships with the project: a function container has no system fonts, and fontconfig's
 // fallback would silently render nothing.

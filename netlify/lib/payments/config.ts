@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currentDeployContext } from '../deploy';
+import { currentDeployContext } from '../running-deploy';
 import type { DeployContext } from '../../../src/lib/deploy-context';
 
 /**

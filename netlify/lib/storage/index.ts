@@ -5,7 +5,7 @@ import { createSupabaseStorage } from './supabase';
 import type { Storage } from './types';
 
 export type { SignedUpload, SignedUrlOptions, Storage } from './types';
-export { MAX_UPLOAD_BYTES, BUCKET } from './limits';
+export { MAX_UPLOAD_BYTES, BUCKET } from './bucket';
 export { assertStoragePath, contentTypeFor } from './paths';
 
 let cached: { key: string; storage: Storage } | null = null;

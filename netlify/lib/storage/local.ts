@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createUploadToken, fileSignature } from './local-tokens';
 import { assertStoragePath, encodeStoragePath } from './paths';
 import type { Storage } from './types';
-import { UPLOAD_URL_TTL_SECONDS } from './limits';
+import { UPLOAD_URL_TTL_SECONDS } from './bucket';
 
 /** Files on local disk (default `.data/storage`), served by /api/files and written by /api/uploads. */
 export function createLocalStorage(rootDir: string): Storage {

@@ -1,5 +1,5 @@
 import { createClient } from '@supabase/supabase-js';
-import { BUCKET, MAX_UPLOAD_BYTES } from './limits';
+import { BUCKET, MAX_UPLOAD_BYTES } from './bucket';
 import { assertStoragePath } from './paths';
 import type { Storage } from './types';
 

@@ -15,7 +15,7 @@ import {
   type ImageModel,
 } from '../image';
 import { photoTone } from '../image/pipeline';
-import { makePreview, PREVIEW_MAX_SIDE } from '../media/preview';
+import { makePreview, PREVIEW_MAX_SIDE } from '../media/image-preview';
 import { withoutMetadata } from '../media/strip-metadata';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
 import { healWork } from '../../../src/lib/tool/heal-budget';

@@ -1,7 +1,7 @@
 import { query } from '../db';
 import { getStorage } from '../storage';
 import { paths } from './media';
-import { UPLOAD_URL_TTL_SECONDS } from '../storage/limits';
+import { UPLOAD_URL_TTL_SECONDS } from '../storage/bucket';
 
 /**
  * How long things nobody bought are kept. An upload grant is deleted with its file once its signed link has

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HttpError } from '../http';
-import { deployOrigin } from '../deploy';
+import { deployOrigin } from '../running-deploy';
 import { query, withTransaction } from '../db';
 import { getStorage } from '../storage';
 import { sign, verify } from '../signing';

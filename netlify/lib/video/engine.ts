@@ -1,6 +1,6 @@
 import { checkFfmpeg } from './ffmpeg';
 import { renderEmbedded, type RenderOptions, type RenderResult } from './render';
-import { renderReplicate, replicateConfigFromEnv } from './replicate';
+import { renderReplicate, replicateConfigFromEnv } from './replicate-video';
 
 export type VideoEngineId = 'embedded' | 'replicate';
 export type VideoEngineStatus = { available: boolean; engine: VideoEngineId; detail: string };

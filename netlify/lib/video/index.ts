@@ -16,7 +16,7 @@ export { checkVideoInput, readImageHeader, VideoInputError, INVALID_IMAGE_MESSAG
 export { outputSize } from './frame';
 export { embeddedEngine, selectVideoEngine, type VideoEngine, type VideoEngineId, type VideoEngineStatus } from './engine';
 export { renderEmbedded, type RenderOptions, type RenderResult } from './render';
-export { VideoEngineError } from './replicate';
+export { VideoEngineError } from './replicate-video';
 
 /** Renders with the engine the environment selects (see selectVideoEngine). */
 export function renderVideo(image: Buffer, opts: RenderOptions): Promise<RenderResult> {

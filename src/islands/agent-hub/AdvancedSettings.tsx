@@ -1,4 +1,4 @@
-import { SAMPLING, type SamplingKey, type SamplingSettings } from '../../lib/chat/limits';
+import { SAMPLING, type SamplingKey, type SamplingSettings } from '../../lib/chat/request-limits';
 
 interface Props {
   value: SamplingSettings;

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import type { Agent } from '../../lib/chat/agents';
 import { withFileTag, fileTag } from '../../lib/chat/attachments';
 import { transcript, transcriptFileName } from '../../lib/chat/conversation';
-import { ACCEPTED_FILE_TYPES, CHAT_LIMITS, DEFAULT_SAMPLING, type SamplingSettings } from '../../lib/chat/limits';
+import { ACCEPTED_FILE_TYPES, CHAT_LIMITS, DEFAULT_SAMPLING, type SamplingSettings } from '../../lib/chat/request-limits';
 import type { ChatModelsResponse } from '../../lib/chat/models';
 import { MSG } from '../../lib/messages';
 import { toast } from '../../lib/toast';

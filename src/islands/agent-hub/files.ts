@@ -1,4 +1,4 @@
-import { CHAT_LIMITS } from '../../lib/chat/limits';
+import { CHAT_LIMITS } from '../../lib/chat/request-limits';
 
 export interface AttachedFile {
   file: File;

@@ -3,7 +3,7 @@ import type { Agent } from '../../lib/chat/agents';
 import { uploadDataUrl } from '../../lib/chat/attachments';
 import { requestMessages, type ConversationMessage } from '../../lib/chat/conversation';
 import { isVisionModel } from '../../lib/chat/models';
-import type { SamplingSettings } from '../../lib/chat/limits';
+import type { SamplingSettings } from '../../lib/chat/request-limits';
 import { MSG } from '../../lib/messages';
 import { toast } from '../../lib/toast';
 import { ChatRequestError, streamChat } from './api';

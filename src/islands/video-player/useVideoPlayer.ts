@@ -1,6 +1,6 @@
 import { useEffect, useReducer, useRef, useState, type Dispatch, type RefObject, type SyntheticEvent } from 'react';
 import { toast } from '../../lib/toast';
-import { prefersReducedMotion } from '../../lib/motion';
+import { prefersReducedMotion } from '../../lib/reduced-motion';
 import { MSG } from '../../lib/messages';
 import {
   AUTOPLAY_RETRY_MS,

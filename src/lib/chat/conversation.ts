@@ -1,6 +1,6 @@
 import type { Agent } from './agents';
 import { greeting, systemPrompt } from './agents';
-import { CHAT_LIMITS } from './limits';
+import { CHAT_LIMITS } from './request-limits';
 import type { ChatContentPart, ChatRequestMessage } from './schema';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from '../zod';
 import { AGENT_IDS } from './agents';
 import { MODEL_IDS } from './models';
-import { CHAT_LIMITS, IMAGE_PART_TOKENS, SAMPLING, maxDataUrlChars } from './limits';
+import { CHAT_LIMITS, IMAGE_PART_TOKENS, SAMPLING, maxDataUrlChars } from './request-limits';
 import { classifyAttachment, isImageDataUrl, parseDataUrl } from './attachments';
 import { CHAT_ERRORS } from './errors';
 

@@ -251,7 +251,7 @@ describe('POST /api/chat attachments', () => {
   });
 
   it('accepts the largest allowed attachment within the body cap', async () => {
-    const { CHAT_LIMITS } = await import('../../../src/lib/chat/limits');
+    const { CHAT_LIMITS } = await import('../../../src/lib/chat/request-limits');
     const big = dataUrl('image/png', Buffer.alloc(CHAT_LIMITS.maxAttachmentBytes, 7));
     const res = await handler()(chatRequest(withFile('openai/gpt-4o', 'big.png', big)));
     expect(res.status).toBe(200);

@@ -3,7 +3,7 @@ import { IMAGE_PACKAGES, TRANSFORMATION_PRICES, sumPrices } from '../../../src/l
 import { query } from '../../../netlify/lib/db';
 import { databaseRateLimiter } from '../../../netlify/lib/rate-limit';
 import { applyMigrations, pgTarget } from '../../../netlify/lib/db/migrations';
-import { demoCheckout } from '../../../netlify/lib/orders/checkout';
+import { demoCheckout } from '../../../netlify/lib/orders/place-order';
 import { getPool } from '../../../netlify/lib/db';
 import {
   createTransformation,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForDeploy, bundleFrameworkFunctions, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/lib/functions/deploy';
+import { bundleForDeploy, bundleFrameworkFunctions, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/lib/functions/deploy-bundles';
 
 // Every function zipped exactly as a Netlify deploy zips them (Netlify's bundler, netlify.toml's settings),
 // by the Node this test runs on: the `node` dev dependency's binary, as on a fresh install. What ships must

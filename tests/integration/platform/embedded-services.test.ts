@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePool, query } from '../../../netlify/lib/db';
 import { platformHealth } from '../../../netlify/lib/health';
-import { startEmbeddedServices } from '../../../scripts/embedded/services';
+import { startEmbeddedServices } from '../../../scripts/embedded/embedded-services';
 
 // The embedded platform `npm start` runs: one owner of the PGlite folder, data kept across restarts.
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-services-'));

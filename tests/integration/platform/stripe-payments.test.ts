@@ -9,7 +9,7 @@ import stripeWebhook from '../../../netlify/functions/stripe-webhook.mts';
 import { query } from '../../../netlify/lib/db';
 import { stripeClient } from '../../../netlify/lib/payments/stripe';
 import { readPaymentsConfig } from '../../../netlify/lib/payments/config';
-import { resetDeployState } from '../../../netlify/lib/deploy';
+import { resetDeployState } from '../../../netlify/lib/running-deploy';
 import { downloadToken } from '../../../netlify/lib/orders/tokens';
 import { MSG } from '../../../src/lib/messages';
 import { FakeStripe } from '../../support/fake-stripe';

@@ -7,7 +7,7 @@ import {
   transcriptFileName,
   type ConversationMessage,
 } from '../../../src/lib/chat/conversation';
-import { CHAT_LIMITS } from '../../../src/lib/chat/limits';
+import { CHAT_LIMITS } from '../../../src/lib/chat/request-limits';
 import { chatRequestSchema } from '../../../src/lib/chat/schema';
 import { withFileTag } from '../../../src/lib/chat/attachments';
 

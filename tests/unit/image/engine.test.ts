@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ImageInputError, inspectImage, restoreAndColorize } from '../../../netlify/lib/image';
-import { makePreview } from '../../../netlify/lib/media/preview';
+import { makePreview } from '../../../netlify/lib/media/image-preview';
 import { labToRgb, rgbToLab } from '../../../netlify/lib/image/lab';
 import { propagateHints } from '../../../netlify/lib/image/hints';
 import { restoreLuminance } from '../../../netlify/lib/image/restore';

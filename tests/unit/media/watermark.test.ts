@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { makePreview } from '../../../netlify/lib/media/preview';
+import { makePreview } from '../../../netlify/lib/media/image-preview';
 import { watermarkCoverage, watermarkOverlay, watermarkSeed } from '../../../netlify/lib/media/watermark';
-import { WATERMARK } from '../../../src/lib/watermark';
+import { WATERMARK } from '../../../src/lib/watermark-spec';
 import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf } from '../../support/watermark-attack';
 
 // Today's layout (before the per-item jitter) marked 6.4 % of a 1024 × 768 picture with a mean opacity of

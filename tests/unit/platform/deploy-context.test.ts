@@ -17,7 +17,7 @@ import {
   rememberPlatformContext,
   resetDeployState,
   writeDeployRecord,
-} from '../../../netlify/lib/deploy';
+} from '../../../netlify/lib/running-deploy';
 
 afterEach(() => resetDeployState());
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { closePool } from '../../../../netlify/lib/db';
 import { applyMigrations, pgTarget } from '../../../../netlify/lib/db/migrations';
-import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/embedded/services';
+import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/embedded/embedded-services';
 import { findPostgresBin, MISSING_POSTGRES, postgresAvailability, startDebianPostgres } from '../../../support/debian-postgres';
 
 /**

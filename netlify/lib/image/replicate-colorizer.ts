@@ -7,13 +7,13 @@ import {
   replicateRun,
   type ReplicateConnection,
   type ReplicateModel,
-} from '../providers/replicate';
+} from '../providers/replicate-client';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { ColorizerError } from './errors';
 import { labToRgb, rgbBufferToLab } from './lab';
 import { resize } from './planes';
 
-// Hosted colorization through Replicate's predictions API (the one client, providers/replicate.ts): the
+// Hosted colorization through Replicate's predictions API (the one client, providers/replicate-client.ts): the
 // grey restored photo goes as a data URI; only the output's chroma is kept (our own restored luminance
 // stays, so the hosted model cannot soften the detail).
 

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { WATERMARK } from '../../../src/lib/watermark';
+import { WATERMARK } from '../../../src/lib/watermark-spec';
 import { applyWatermark } from './watermark';
 
 export const PREVIEW_MAX_SIDE = WATERMARK.previewMaxSide;

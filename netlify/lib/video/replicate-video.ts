@@ -10,9 +10,9 @@ import {
   replicateRun,
   type Prediction,
   type ReplicateConnection,
-} from '../providers/replicate';
+} from '../providers/replicate-client';
 
-// Hosted image-to-video through Replicate's predictions API (the one client, providers/replicate.ts):
+// Hosted image-to-video through Replicate's predictions API (the one client, providers/replicate-client.ts):
 // create → poll → download the MP4, then the watermarked preview is made locally (the hosted model knows
 // nothing of our brand).
 

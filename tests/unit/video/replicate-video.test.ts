@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ffmpegPath } from '../../../netlify/lib/video/ffmpeg';
-import { logProgress, renderReplicate, replicateConfigFromEnv, VideoEngineError } from '../../../netlify/lib/video/replicate';
+import { logProgress, renderReplicate, replicateConfigFromEnv, VideoEngineError } from '../../../netlify/lib/video/replicate-video';
 import { selectVideoEngine } from '../../../netlify/lib/video/engine';
 import { decodeFrames, probe, texturedImage, topLevelBoxes } from './helpers';
 import { FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';

@@ -8,7 +8,7 @@ import {
   replicateConnection,
   ReplicateError,
   replicateRun,
-} from '../../../netlify/lib/providers/replicate';
+} from '../../../netlify/lib/providers/replicate-client';
 import { FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';
 
 // The one Replicate client both hosted providers use, against the local stand-in of the predictions API.
