@@ -4,8 +4,9 @@ import { paths } from './media';
 
 /**
  * How long things nobody bought are kept. An upload grant not used within UPLOAD_TTL_SECONDS is deleted
- * with its file; an unpurchased result (original, previews, clean file, reference photo) older than
- * RESULT_RETENTION_DAYS is deleted with its row, unless a payment (even a pending one) lists it.
+ * with its file; an unpurchased result (original, previews, clean file, reference photo, kept automatic pass)
+ * older than RESULT_RETENTION_DAYS is deleted with its row, unless a payment (even a pending one) lists it.
+ * A purchased image's kept pass goes at once: its result is final, nothing re-renders it.
  */
 export const UPLOAD_TTL_SECONDS = 3600;
 export const RESULT_RETENTION_DAYS = Number(process.env.RESULT_RETENTION_DAYS) || 30;
@@ -20,16 +21,30 @@ export async function expireUploads(olderThanSeconds = UPLOAD_TTL_SECONDS): Prom
 }
 
 export async function expireUnpurchased(olderThanDays = RESULT_RETENTION_DAYS): Promise<number> {
-  const rows = await query<{ id: string; original_path: string | null; result_path: string | null; preview_path: string | null; view: string | null; reference: string | null }>(
+  const rows = await query<{ id: string; original_path: string | null; result_path: string | null; preview_path: string | null; view: string | null; reference: string | null; pass: string | null }>(
     `delete from media_transformations m
       where not m.purchased and m.status in ('completed', 'failed')
         and m.created_at < now() - make_interval(days => $1::int)
         and not exists (select 1 from payment_items pi where pi.transformation_id = m.id)
       returning m.id, m.original_path, m.result_path, m.preview_path,
-                m.hints->>'originalViewPath' as view, m.hints->>'referencePath' as reference`,
+                m.hints->>'originalViewPath' as view, m.hints->>'referencePath' as reference, m.hints->>'passPath' as pass`,
     [olderThanDays],
   );
-  const files = rows.flatMap((r) => [r.original_path, r.result_path, r.preview_path, r.view ?? paths.originalView(r.id), r.reference]);
+  const files = rows.flatMap((r) => [r.original_path, r.result_path, r.preview_path, r.view ?? paths.originalView(r.id), r.reference, r.pass]);
   if (files.length) await getStorage().remove(files.filter((f): f is string => !!f));
+  return rows.length;
+}
+
+/** Deletes the kept automatic passes of purchased images (nothing re-renders a bought result). */
+export async function dropPurchasedPasses(): Promise<number> {
+  const rows = await query<{ pass: string }>(
+    `with bought as (
+       select id, hints->>'passPath' as pass from media_transformations
+        where purchased and hints ? 'passPath' for update)
+     update media_transformations m set hints = m.hints - 'passPath'
+       from bought where m.id = bought.id
+     returning bought.pass`,
+  );
+  if (rows.length) await getStorage().remove(rows.map((r) => r.pass));
   return rows.length;
 }

@@ -1,7 +1,10 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { detectDamage } from '../../../netlify/lib/image/damage-detect';
-import { healMarks, healMarksSchema } from '../../../netlify/lib/image/heal';
-import { restoreLuminance } from '../../../netlify/lib/image/restore';
+import { GREY_TO_L } from '../../../netlify/lib/image/lab';
+import { renderPass, type AutomaticPass } from '../../../netlify/lib/image/pipeline';
+import { detectDamage } from '../../../netlify/lib/image/detect/detector';
+import { healMarks, healMarksSchema } from '../../../netlify/lib/image/fill/heal';
+import { restoreLuminance } from '../../../netlify/lib/image/restore/restore';
 
 // Generated pictures only: a seeded grain so every run sees the same photo.
 function grainy(w: number, h: number, base: (x: number, y: number) => number, sigma = 1.2, seed = 7): Float32Array {
@@ -31,7 +34,7 @@ describe('damage removal keeps the photo’s own fine structure', () => {
       return (off - on) / n;
     };
     const before = gridContrast(L);
-    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY_DAMAGE });
     expect(mean(out, w, scratch.filter(([, y]) => y > 2 && y < h - 3))).toBeLessThan(64);
     expect(mean(out, w, arc)).toBeLessThan(64);
     expect(mean(out, w, specks)).toBeGreaterThan(52);
@@ -50,7 +53,7 @@ describe('damage removal keeps the photo’s own fine structure', () => {
     }
     const found = (await detectDamage(L, w, h)).mask;
     expect(faint.every(([x, y]) => found[y * w + x])).toBe(true);
-    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY_DAMAGE });
     const beside = faint.map(([x, y]) => [x + 4, y] as [number, number]);
     expect(Math.abs(mean(out, w, faint) - mean(out, w, beside))).toBeLessThan(1.2);
   });
@@ -60,7 +63,7 @@ describe('damage removal keeps the photo’s own fine structure', () => {
     const L = grainy(w, h, () => 50);
     for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) L[y * w + x] = 80; // sunlit leaves: detail
     for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) L[(130 + dy) * w + 40 + dx] = 85; // a dust speck
-    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY_DAMAGE });
     expect(out[130 * w + 40]).toBeLessThan(56);
     let kept = 0, dots = 0;
     for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) { dots++; if (out[y * w + x] > 75) kept++; }
@@ -114,11 +117,18 @@ describe('heal marks (the engine entry point of the heal brush)', () => {
     expect(L).toEqual(before);
   });
 
-  it('the pipeline option applies the marks after the automatic pass', async () => {
+  it('a render of an automatic pass applies the marks on its restored luminance, and leaves the pass as it was', async () => {
     const L = picture();
+    const pass: AutomaticPass = {
+      model: 'sd-xl', width: w, height: h, tone: 'grey', L: L.slice(), method: 'test', colourSource: { kind: 'automatic' },
+      chroma: { a: new Float32Array(20 * 16), b: new Float32Array(20 * 16), width: 20, height: 16 },
+    };
     const heal = [{ points: [{ x: 60 / 199, y: 38 / 159 }, { x: 60 / 199, y: 72 / 159 }], radius: 0.02 }];
-    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE, {}, heal);
-    expect(Math.abs(scratchDepth(out))).toBeLessThan(1.5);
+    const { image } = await renderPass(pass, { heal });
+    const grey = await sharp(image).greyscale().raw().toBuffer();
+    const healed = Float32Array.from(grey, (v) => GREY_TO_L[v]!);
+    expect(Math.abs(scratchDepth(healed))).toBeLessThan(2);
+    expect(pass.L).toEqual(L);
   });
 
   it('the marks schema refuses out-of-range points, too many marks and wrong types', () => {
