@@ -11,18 +11,20 @@
  *     mate-backgrounds ruby-rmagick-doc opencv-doc python3-skimage ukui-wallpapers gnome-backgrounds
  *   for d in *.deb; do dpkg -x "$d" "x/${d%%_*}"; done
  * Run: npm run train:damage [-- --from /tmp/debs/x] [--seeds 2] [--cache /tmp/damage]
- * Pass 1 measures every painted photo and trains the pixel network; pass 2 measures them again, groups
- * likely pixels into objects with that network and trains the object network. --cache keeps both passes'
- * samples, so a run with other training settings takes seconds. The same arguments give the same weights.
+ * Pass 1 measures every painted photo and trains the pixel network; pass 2 measures them again with that
+ * network's opinions around each pixel and trains the context network; pass 3 groups likely pixels into objects
+ * and trains the object network. --cache keeps the passes' samples, so a run with other training settings
+ * takes seconds. The same arguments give the same weights.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { FEATURE_COUNT, FEATURE_NAMES, type Evidence } from '../netlify/lib/image/detect/evidence';
-import { predict, type Network } from '../netlify/lib/image/detect/model';
+import { withContext, CONTEXT_FEATURE_COUNT, CONTEXT_FLOOR } from '../netlify/lib/image/detect/context';
+import { CONTEXT_FEATURE_NAMES, predict, type Network } from '../netlify/lib/image/detect/model';
 import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES } from '../netlify/lib/image/detect/objects';
-import { detectionEvidence } from '../netlify/lib/image/detect/detector';
+import { detectionEvidence, likelihood } from '../netlify/lib/image/detect/detector';
 import { rgbBufferToL } from '../netlify/lib/image/lab';
 import { oldPhoto, random } from './lib/old-photo';
 import { DEFAULT_PHOTO_ROOT, PAINT_SIZES, isHeldOut, trainingPhotos } from './lib/training-photos';
@@ -99,37 +101,54 @@ class Samples {
 const train = (s: Samples, names: readonly string[], hidden: number): Network =>
   trainMlp(Float32Array.from(s.X), Uint8Array.from(s.y), names, { hidden, epochs: 10, weights: Float32Array.from(s.w), seed: 7 });
 
-// Pass 1: pixels. Damage (mask ≥ 64) and a random sample of the clean candidates (mask ≤ 5), each clean one
-// standing for its share of them; faint strokes in between are left out.
+// Pass 1 (pixels) and 2 (pixels in context) sample alike: damage (mask ≥ 64) and a random sample of the clean
+// candidates (mask ≤ 5), each clean one standing for its share of them; faint strokes in between are left out.
 const NEGATIVES = 6000;
 const POSITIVE_WEIGHT = Number(arg('--positive-weight', '3'));
+function samplePixels(set: Samples, k: number, mask: Uint8Array, ev: Evidence, values: Float32Array, F: number, rows?: Int32Array) {
+  const r = random(k);
+  const clean: number[] = [];
+  const count = rows ? rows.length : ev.candidates.length;
+  for (let c = 0; c < count; c++) {
+    const i = ev.candidates[rows ? rows[c]! : c]!;
+    if (mask[i]! >= DAMAGE) set.add(values, c, F, 1, POSITIVE_WEIGHT);
+    else if (mask[i]! <= CLEAN) clean.push(c);
+  }
+  const taken = Math.min(NEGATIVES, clean.length);
+  for (let q = 0; q < taken; q++) set.add(values, clean[Math.floor(r.next() * clean.length)]!, F, 0, clean.length / taken);
+}
+
 const pixelKey = `${FEATURE_NAMES.join()}|${seeds}|${photos.length}|${NEGATIVES}|${POSITIVE_WEIGHT}|structures 1/3`;
 let pixelSamples = cache ? Samples.load(`${cache}-pixels`, pixelKey) : null;
 if (!pixelSamples) {
   const set = new Samples();
-  await eachPainted(({ k, mask, ev }) => {
-    const r = random(k);
-    const clean: number[] = [];
-    ev.candidates.forEach((i, c) => {
-      if (mask[i]! >= DAMAGE) set.add(ev.values, c, FEATURE_COUNT, 1, POSITIVE_WEIGHT);
-      else if (mask[i]! <= CLEAN) clean.push(c);
-    });
-    const taken = Math.min(NEGATIVES, clean.length);
-    for (let q = 0; q < taken; q++) set.add(ev.values, clean[Math.floor(r.next() * clean.length)]!, FEATURE_COUNT, 0, clean.length / taken);
-  });
+  await eachPainted(({ k, mask, ev }) => samplePixels(set, k, mask, ev, ev.values, FEATURE_COUNT));
   pixelSamples = set;
   if (cache) set.save(`${cache}-pixels`, pixelKey);
 }
 const pixel = train(pixelSamples, FEATURE_NAMES, Number(arg('--hidden', '20')));
 
-// Pass 2: objects, grouped with the pixel network just trained. An object is damage when most of its pixels
+const contextKey = `${pixelKey}|${CONTEXT_FEATURE_NAMES.join()}|floor ${CONTEXT_FLOOR}|${JSON.stringify(pixel.b1.slice(0, 3))}`;
+let contextSamples = cache ? Samples.load(`${cache}-context`, contextKey) : null;
+if (!contextSamples) {
+  const set = new Samples();
+  await eachPainted(({ k, mask, ev, w, h }) => {
+    const { rows, values } = withContext(ev, predict(pixel, ev.values, FEATURE_NAMES), w, h);
+    samplePixels(set, k, mask, ev, values, CONTEXT_FEATURE_COUNT, rows);
+  });
+  contextSamples = set;
+  if (cache) set.save(`${cache}-context`, contextKey);
+}
+const context = train(contextSamples, CONTEXT_FEATURE_NAMES, Number(arg('--hidden', '20')));
+
+// Pass 3: objects, grouped with the pixel networks just trained. An object is damage when most of its pixels
 // are painted (mask ≥ 64), clean when almost none are; weighted by its size, so the network minds pixels.
-const objectKey = `${pixelKey}|${OBJECT_FEATURE_NAMES.join()}|${JSON.stringify(pixel.b1.slice(0, 3))}`;
+const objectKey = `${contextKey}|${OBJECT_FEATURE_NAMES.join()}|${JSON.stringify(context.b1.slice(0, 3))}`;
 let objectSamples = cache ? Samples.load(`${cache}-objects`, objectKey) : null;
 if (!objectSamples) {
   const set = new Samples();
   await eachPainted(({ mask, L, ev, w, h }) => {
-    const objects = damageObjects(L, ev, predict(pixel, ev.values, FEATURE_NAMES), w, h);
+    const objects = damageObjects(L, ev, likelihood(ev, w, h, { pixel, context, object: pixel }), w, h);
     objects.pixels.forEach((members, c) => {
       let painted = 0;
       for (const i of members) if (mask[i]! >= DAMAGE) painted++;
@@ -147,9 +166,10 @@ const summary = {
   heldOut: photos.filter((_, k) => isHeldOut(k)).length,
   seeds,
   pixelSamples: pixelSamples.y.length,
+  contextSamples: contextSamples.y.length,
   objectSamples: objectSamples.y.length,
 };
 console.log(JSON.stringify(summary, null, 2));
 const trainedOn = `${summary.photos - summary.heldOut} photos from Debian packages × ${seeds} painted seeds, a third with thin structures (npm run train:damage)`;
-writeFileSync(out, `${JSON.stringify({ pixel, object, trainedOn }, null, 1)}\n`);
+writeFileSync(out, `${JSON.stringify({ pixel, context, object, trainedOn }, null, 1)}\n`);
 console.log(`wrote ${path.relative(ROOT, out)}; score it with npx tsx bench/image.ts --validation`);

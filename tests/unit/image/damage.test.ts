@@ -139,3 +139,74 @@ describe('heal marks (the engine entry point of the heal brush)', () => {
     expect(healMarksSchema.safeParse(Array.from({ length: 65 }, () => ({ points: [{ x: 0, y: 0 }] }))).success).toBe(false);
   });
 });
+
+describe('scratches across fine structure, fibres in texture', () => {
+  const w = 240, h = 180;
+  const ONLY = { workPixels: 1e6, denoise: 0, localContrast: 0, sharpen: 0, fade: 0, vignette: 0 };
+  /** A fine regular grid (a screen, a carved facade): dark 1-px lines every `period` px both ways. */
+  const grid = (period: number) => (x: number, y: number) => 62 - (x % period === 0 || y % period === 0 ? 14 : 0);
+  /** Contrast of the grid over the cells away from `skip` (dark lines against the cell centres). */
+  const gridContrast = (P: Float32Array, period: number, skip: (x: number, y: number) => boolean) => {
+    let on = 0, off = 0, n = 0;
+    const first = 10 - (10 % period), c = Math.floor(period / 2);
+    for (let y = first; y < h - 10; y += period) for (let x = first; x < w - 10; x += period) {
+      if (skip(x, y)) continue;
+      on += P[(y + c) * w + x]!;
+      off += P[(y + c) * w + x + c]!;
+      n++;
+    }
+    return (off - on) / n;
+  };
+
+  for (const [angle, period] of [[20, 3], [25, 4], [30, 5]] as const) {
+    it(`removes a 1-px light scratch at ${angle}° across a grid of period ${period} px, and the grid keeps ≥ 90 % of its contrast`, async () => {
+      const L = grainy(w, h, grid(period), 0.8, 11 + period);
+      const t = Math.tan((angle * Math.PI) / 180);
+      const scratch: [number, number][] = [];
+      for (let x = 5; x < w - 5; x++) {
+        const y = Math.round(30 + x * t);
+        if (y < 0 || y >= h) continue;
+        L[y * w + x] = 88;
+        scratch.push([x, y]);
+      }
+      const near = (x: number, y: number) => scratch.some(([sx, sy]) => Math.abs(sx - x) <= period + 1 && Math.abs(sy - y) <= period + 1);
+      const before = gridContrast(L, period, near);
+      const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY });
+      // The scratch is gone: its pixels sit at the picture's own level (the grid's mean is about 55–60).
+      expect(mean(out, w, scratch.filter(([x]) => x > 10 && x < w - 10))).toBeLessThan(66);
+      expect(gridContrast(out, period, near) / before).toBeGreaterThanOrEqual(0.9);
+    });
+  }
+
+  it('leaves the grid alone when nothing is damaged', async () => {
+    for (const period of [3, 4, 5]) {
+      const L = grainy(w, h, grid(period), 0.8, 21 + period);
+      const { L: out, report } = await restoreLuminance({ L, width: w, height: h, options: ONLY });
+      expect(report.defectPixels, `period ${period}`).toBeLessThan(w * h * 0.002);
+      let changed = 0;
+      for (let i = 0; i < L.length; i++) if (Math.abs(out[i]! - L[i]!) > 0.01) changed++;
+      expect(changed / L.length, `period ${period}`).toBeLessThan(0.002);
+    }
+  });
+
+  it('removes a short dark curved fibre from foliage-like texture', async () => {
+    // Foliage: leaf-sized blobs of light and shade (a sum of smooth bumps) with grain.
+    const bumps = Array.from({ length: 140 }, (_, k) => ({ x: (k * 97) % w, y: (k * 53) % h, r: 3 + (k % 5), a: k % 2 ? 9 : -7 }));
+    const leaves = (x: number, y: number) => 55 + bumps.reduce((s, b) => s + b.a * Math.exp(-((x - b.x) ** 2 + (y - b.y) ** 2) / (2 * b.r * b.r)), 0);
+    const L = grainy(w, h, leaves, 1.2, 5);
+    const clean = L.slice();
+    const fibre: [number, number][] = [];
+    for (let t = 0; t <= 1; t += 0.02) {
+      // A 24-px curl.
+      const x = Math.round(120 + 22 * t - 6 * Math.sin(Math.PI * t));
+      const y = Math.round(90 + 10 * Math.sin(Math.PI * t) - 6 * t);
+      if (fibre.some(([fx, fy]) => fx === x && fy === y)) continue;
+      fibre.push([x, y]);
+      L[y * w + x] = Math.min(L[y * w + x]!, clean[y * w + x]! - 26);
+    }
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY });
+    const depth = (P: Float32Array) => fibre.reduce((s, [x, y]) => s + (clean[y * w + x]! - P[y * w + x]!), 0) / fibre.length;
+    expect(depth(L)).toBeGreaterThan(20);
+    expect(depth(out)).toBeLessThan(6);
+  });
+});

@@ -1,8 +1,9 @@
 import { measureEvidence, type Evidence } from './evidence';
-import { objectProbabilities, pixelProbabilities } from './model';
+import { withContext } from './context';
+import { contextProbabilities, DAMAGE_MODELS, objectProbabilities, pixelProbabilities } from './model';
 import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './objects';
 import { followPath, PATH, withFlanks } from './paths';
-import { residualOf, type Residual } from './residual';
+import { residualOf } from './residual';
 import { halfSums, lineField, type LineField } from './lines';
 
 /** Half-length of the line field, in half-size pixels (a line about 41 px long at full size). */
@@ -36,6 +37,7 @@ export type DamageDetection = {
 
 export type DetectionStages = {
   evidence: Evidence;
+  /** Each candidate's probability after its context (the second pixel network). */
   pixelP: Float32Array;
   objects: DamageObjects;
   objectP: Float32Array;
@@ -43,19 +45,34 @@ export type DetectionStages = {
 
 /** The residual, its line field and the evidence of every candidate pixel. */
 export async function detectionEvidence(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<{ evidence: Evidence; field: LineField }> {
-  const residual = await residualOf(L, w, h, median5);
+  const [residual, wide] = await Promise.all([residualOf(L, w, h, median5), residualOf(L, w, h, undefined, 9)]);
   const half = halfSums(residual.r, w, h);
   const field = lineField(half.plane, half.width, half.height, FIELD_HALF);
-  return { evidence: measureEvidence(L, w, h, residual, field), field };
+  return { evidence: measureEvidence(L, w, h, residual, wide, field), field };
 }
 
 /** Every stage of the detection, for training and diagnostics (detectDamage keeps only the mask). */
 export async function detectionStages(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DetectionStages> {
   const { evidence } = await detectionEvidence(L, w, h, median5);
-  const pixelP = pixelProbabilities(evidence.values);
+  const pixelP = likelihood(evidence, w, h);
   const objects = damageObjects(L, evidence, pixelP, w, h);
   const objectP = objectProbabilities(objects.values);
   return { evidence, pixelP, objects, objectP };
+}
+
+/**
+ * Each candidate's probability of being damage: the pixel network's, then, for the candidates it does not rule
+ * out (CONTEXT_FLOOR), the context network's.
+ */
+export function likelihood(evidence: Evidence, w: number, h: number, models = DAMAGE_MODELS): Float32Array {
+  const first = pixelProbabilities(evidence.values, models);
+  const { rows, values } = withContext(evidence, first, w, h);
+  const second = contextProbabilities(values, models);
+  const p = first.slice();
+  rows.forEach((c, j) => {
+    p[c] = second[j]!;
+  });
+  return p;
 }
 
 const objectValue = (objects: DamageObjects, k: number, name: (typeof OBJECT_FEATURE_NAMES)[number]) =>
@@ -67,12 +84,11 @@ const objectValue = (objects: DamageObjects, k: number, name: (typeof OBJECT_FEA
  * a path (paths.ts), and the mask made exact with the strokes' flanks.
  */
 export async function detectDamage(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DamageDetection> {
-  const [stages, wide] = await Promise.all([detectionStages(L, w, h, median5), residualOf(L, w, h, undefined, 9)]);
-  return decide(stages, wide, w, h);
+  return decide(await detectionStages(L, w, h, median5), w, h);
 }
 
-/** The damage mask from the detection's stages: the kept objects, their paths and flanks (`wide`: the 9×9 residual). */
-export function decide({ evidence, objects, objectP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
+/** The damage mask from the detection's stages: the kept objects, their paths and flanks. */
+export function decide({ evidence, objects, objectP }: DetectionStages, w: number, h: number): DamageDetection {
   const core = new Uint8Array(w * h);
   let scratches = 0;
   let specks = 0;
@@ -88,7 +104,7 @@ export function decide({ evidence, objects, objectP }: DetectionStages, wide: Re
       followPath(core, evidence, objects, k, w, h);
     } else specks++;
   });
-  const mask = withFlanks(core, wide.r, wide.sigma, w, h);
+  const mask = withFlanks(core, evidence.wide.r, evidence.wide.sigma, w, h);
   return { mask, core, scratches, specks };
 }
 

@@ -1,6 +1,6 @@
 import { boxMean } from '../planes';
 import { LINE_DIRECTIONS, type LineField } from './lines';
-import type { Residual } from './residual';
+import { select, type Residual } from './residual';
 
 // Per-pixel evidence of damage, the pixel network's inputs. Only candidates are measured: pixels whose residual
 // (against the 5×5 median) stands out of the grain. For each, the line through it is found among 36 directions
@@ -27,20 +27,25 @@ const MARGIN = HALVES[2] + SIDES[1] + 1;
  * `strong`, or if a line through it keeps the residual's sign (its best 21-px line mean at least `line` line
  * spreads): a weaker lone pixel is grain or texture. A fainter pixel (from `faint` spreads) is one too when the
  * line field (lines.ts, about 41 px long) finds a line through it with its sign at `field` spreads: a faint
- * scratch's pixels do not stand out one by one. From `field` spreads the field's direction is taken as the
- * line's (refined to 5°); below, the direction is searched every 10°.
+ * scratch's pixels do not stand out one by one. The field's line of the pixel's sign gives the direction when it
+ * is clear (`trustField`), refined to 5° at full size; otherwise the direction is searched.
  */
 export const CANDIDATE = {
-  spreads: Number(process.env.C_SPREADS ?? 2.5),
-  strong: Number(process.env.C_STRONG ?? 3.5),
-  line: Number(process.env.C_LINE ?? 3),
-  faint: Number(process.env.C_FAINT ?? 1),
-  field: Number(process.env.C_FIELD ?? 5),
+  spreads: 2.5,
+  strong: 3.5,
+  line: 3,
+  faint: 1,
+  field: 5,
+  /** From this field line (spreads) the field's direction is trusted; below, the direction is searched. */
+  trustField: 2.5,
+  /** A pixel whose residual against the 9×9 median stands `wide` spreads out is one too (a stroke 3 px wide hides
+   * from the 5×5 median), when its 5×5 residual has the same sign. */
+  wide: 3,
 };
 
 export const FEATURE_NAMES = [
   'residual', 'line9', 'line21', 'line41', 'directional', 'side2', 'side4', 'activity', 'speck', 'ground', 'vertical',
-  'asymmetry', 'edge', 'width', 'light', 'level', 'field', 'fieldDirectional',
+  'asymmetry', 'edge', 'width', 'light', 'level', 'field', 'residual9',
 ] as const;
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
@@ -51,11 +56,19 @@ export type Evidence = {
   values: Float32Array;
   /** Index of each candidate's line direction (0 … DIRECTION_COUNT − 1). */
   direction: Uint8Array;
-  /** The residual it was measured on. */
+  /** The residual it was measured on (5×5 median), and against the 9×9 median. */
   residual: Residual;
-  /** Spread of the grain's 21-px line means (the unit of line evidence). */
-  lineSigma: number;
+  wide: Residual;
+  /** Spread of the 21-px line means in each direction (the unit of line evidence there). */
+  lineSigma: Float32Array;
 };
+
+/** The direction (0 … DIRECTION_COUNT − 1) nearest to the line along (ux, uy). */
+export function nearestDirection(ux: number, uy: number): number {
+  const a = Math.atan2(uy, ux);
+  const k = Math.round((a * DIRECTION_COUNT) / Math.PI);
+  return ((k % DIRECTION_COUNT) + DIRECTION_COUNT) % DIRECTION_COUNT;
+}
 
 /** Unit vector of direction k. */
 export function directionVector(k: number): readonly [number, number] {
@@ -116,20 +129,52 @@ function meanAt(p: Float32Array, i: number, offsets: Int32Array, count: number, 
   return c ? s / c : 0;
 }
 
-/** Spread of the grain's 21-px line means, from horizontal lines through a sample of pixels. */
-function lineSpread(r: Float32Array, w: number, h: number): number {
-  const half = HALVES[1];
-  const samples: number[] = [];
-  const step = Math.max(1, Math.floor((w * h) / 20_000));
+/**
+ * The means of `p` over the first 9, 21 and 41 offsets from `i` (the three line lengths) in one walk, into
+ * `out`; bounds checked against (x, y) when `checked`.
+ */
+function lineMeans(p: Float32Array, i: number, offsets: Int32Array, w: number, checked: boolean, out: Float64Array): void {
+  let s = 0;
+  let c = 0;
+  let next = 0;
+  const x = i % w;
+  for (let j = 0; j < offsets.length; j++) {
+    const q = i + offsets[j]!;
+    // A step that wrapped around a row edge lands more than the line's reach away in x.
+    if (!checked || (q >= 0 && q < p.length && Math.abs((q % w) - x) <= MARGIN)) {
+      s += p[q]!;
+      c++;
+    }
+    if (j + 1 === 2 * HALVES[next]! + 1) {
+      out[next] = c ? s / c : 0;
+      next++;
+    }
+  }
+}
+
+/**
+ * Spread of the 21-px line means of `r` in each direction, from a sample of pixels away from the borders. A
+ * line is measured against the other lines of its own direction: along a regular grid's bars the means are
+ * large, across them the bars average out, so a scratch crossing a fine grid at an angle still stands out.
+ */
+function lineSpreads(r: Float32Array, w: number, h: number, geo: Geometry): Float32Array {
+  const count = 2 * HALVES[1] + 1;
+  const step = Math.max(1, Math.floor((w * h) / 3000));
+  const inside: number[] = [];
   for (let i = 0; i < w * h; i += step) {
     const x = i % w;
-    if (x < half || x >= w - half) continue;
-    let s = 0;
-    for (let t = -half; t <= half; t++) s += r[i + t]!;
-    samples.push(Math.abs(s / (2 * half + 1)));
+    const y = (i - x) / w;
+    if (x >= MARGIN && y >= MARGIN && x < w - MARGIN && y < h - MARGIN) inside.push(i);
   }
-  samples.sort((a, b) => a - b);
-  return Math.max(0.02, 1.4826 * (samples[samples.length >> 1] ?? 0.1));
+  const spreads = new Float32Array(DIRECTION_COUNT).fill(0.1);
+  const samples = new Float32Array(inside.length);
+  for (let k = 0; k < DIRECTION_COUNT && inside.length; k++) {
+    inside.forEach((i, j) => {
+      samples[j] = Math.abs(meanAt(r, i, geo.along[k]!, count, w, h, false));
+    });
+    spreads[k] = Math.max(0.02, 1.4826 * select(samples, samples.length >> 1));
+  }
+  return spreads;
 }
 
 /** Local standard deviation over (2r+1)² windows. */
@@ -149,30 +194,33 @@ function fieldIndex(field: LineField, i: number, w: number): number {
   return x < field.width && y < field.height ? y * field.width + x : -1;
 }
 
-/** The evidence of every candidate pixel of plane L (w × h) with its residual and line field. */
-export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, field: LineField): Evidence {
+/** The evidence of every candidate pixel of plane L (w × h) with its residuals and line field. */
+export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField): Evidence {
   const { r, sigma, median } = residual;
   const n = w * h;
   const cand: number[] = [];
   for (let i = 0; i < n; i++) {
     const v = r[i]!;
     if (Math.abs(v) > CANDIDATE.spreads * sigma) cand.push(i);
+    else if (v * wide.r[i]! > 0 && Math.abs(wide.r[i]!) > CANDIDATE.wide * wide.sigma) cand.push(i);
     else if (Math.abs(v) > CANDIDATE.faint * sigma) {
       const f = fieldIndex(field, i, w);
-      if (f >= 0 && v * field.best[f]! > 0 && Math.abs(field.best[f]!) > CANDIDATE.field * field.spread) cand.push(i);
+      if (f >= 0 && (v > 0 ? field.light[f]! : field.dark[f]!) > CANDIDATE.field) cand.push(i);
     }
   }
   const abs = new Float32Array(n);
   for (let i = 0; i < n; i++) abs[i] = Math.abs(r[i]!);
   const activity = boxMean(abs, w, h, 5);
   const ground = localSpread(median, w, h, 3);
-  const lineSigma = lineSpread(r, w, h);
   const geo = geometry(w);
+  const lineSigma = lineSpreads(r, w, h, geo);
   const values = new Float32Array(cand.length * FEATURE_COUNT);
   const direction = new Uint8Array(cand.length);
   const kept = new Int32Array(cand.length);
-  const coarse = new Float32Array(DIRECTION_COUNT / 2);
   const counts = HALVES.map((half) => 2 * half + 1);
+  const means = new Float64Array(3);
+  const line = new Float64Array(3);
+  const coarse = new Float32Array(DIRECTION_COUNT / 2);
   const profile = new Float32Array(2 * PROFILE.across + 1);
   let c = 0;
   for (const i of cand) {
@@ -181,41 +229,46 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     const checked = x < MARGIN || y < MARGIN || x >= w - MARGIN || y >= h - MARGIN;
     const sign = r[i]! >= 0 ? 1 : -1;
     const f = fieldIndex(field, i, w);
-    const along = f >= 0 && sign * field.best[f]! > CANDIDATE.field * field.spread;
+    const fieldLine = f >= 0 ? (sign > 0 ? field.light[f]! : field.dark[f]!) : 0;
     let best: number;
     let directional: number;
-    if (along) {
-      // The field's line, refined below to 5°.
-      best = Math.round((field.direction[f]! * DIRECTION_COUNT) / LINE_DIRECTIONS) % DIRECTION_COUNT;
-      directional = (Math.abs(field.best[f]!) - field.mean[f]!) / field.spread;
+    if (fieldLine >= CANDIDATE.trustField) {
+      // The field's line of the candidate's sign, refined below to 5°.
+      best = Math.round(((sign > 0 ? field.lightDirection[f]! : field.darkDirection[f]!) * DIRECTION_COUNT) / LINE_DIRECTIONS) % DIRECTION_COUNT;
+      directional = fieldLine - field.mean[f]!;
     } else {
-      // Coarse search every 10° at 21 px.
+      // No clear line in the field (a speck, a short fibre): searched every 10° at 21 px, each direction's mean in
+      // its own spreads, then refined below.
       let coarseBest = 0;
       let coarseSum = 0;
       for (let k = 0; k < coarse.length; k++) {
-        coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, counts[1], w, h, checked);
+        coarse[k] = (sign * meanAt(r, i, geo.along[2 * k]!, counts[1], w, h, checked)) / lineSigma[2 * k]!;
         coarseSum += coarse[k]!;
         if (coarse[k]! > coarse[coarseBest]!) coarseBest = k;
       }
-      if (abs[i]! < CANDIDATE.strong * sigma && coarse[coarseBest]! < CANDIDATE.line * lineSigma) continue;
       best = 2 * coarseBest;
-      directional = (coarse[coarseBest]! - coarseSum / coarse.length) / lineSigma;
+      directional = coarse[coarseBest]! - coarseSum / coarse.length;
     }
-    let line = [-Infinity, -Infinity, -Infinity];
-    for (const k of [best - 1, best, best + 1]) {
+    let line21 = -Infinity;
+    const around = best;
+    for (let k = around - 1; k <= around + 1; k++) {
       const kk = (k + DIRECTION_COUNT) % DIRECTION_COUNT;
-      const means = counts.map((count) => sign * meanAt(r, i, geo.along[kk]!, count, w, h, checked));
-      if (means[1]! > line[1]!) {
-        line = means;
-        best = kk;
-      }
+      lineMeans(r, i, geo.along[kk]!, w, checked, means);
+      const unit = sign / lineSigma[kk]!;
+      if (means[1]! * unit <= line21) continue;
+      line21 = means[1]! * unit;
+      for (let j = 0; j < 3; j++) line[j] = means[j]! * unit;
+      best = kk;
     }
+    const weak = abs[i]! < CANDIDATE.strong * sigma && Math.abs(wide.r[i]!) < CANDIDATE.wide * wide.sigma;
+    if (weak && line21 < CANDIDATE.line) continue;
+    const unit = lineSigma[best]!;
     let side2 = 0;
     let side4 = 0;
     geo.sides[best]!.forEach((offsets, j) => {
       const v = Math.abs(meanAt(r, i, offsets, counts[1], w, h, checked));
-      if (j < 2) side2 = Math.max(side2, v);
-      else side4 = Math.max(side4, v);
+      if (j < 2) side2 = Math.max(side2, v / unit);
+      else side4 = Math.max(side4, v / unit);
     });
     geo.profile[best]!.forEach((offsets, j) => {
       profile[j] = meanAt(L, i, offsets, offsets.length, w, h, checked);
@@ -241,12 +294,12 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     const [, uy] = directionVector(best);
     const o = c * FEATURE_COUNT;
     values[o] = abs[i]! / sigma;
-    values[o + 1] = line[0]! / lineSigma;
-    values[o + 2] = line[1]! / lineSigma;
-    values[o + 3] = line[2]! / lineSigma;
+    values[o + 1] = line[0]!;
+    values[o + 2] = line[1]!;
+    values[o + 3] = line[2]!;
     values[o + 4] = directional;
-    values[o + 5] = side2 / lineSigma;
-    values[o + 6] = side4 / lineSigma;
+    values[o + 5] = side2;
+    values[o + 6] = side4;
     values[o + 7] = activity[i]! / sigma;
     values[o + 8] = (abs[i]! - ring) / sigma;
     values[o + 9] = ground[i]! / sigma;
@@ -256,11 +309,11 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     values[o + 13] = width;
     values[o + 14] = sign;
     values[o + 15] = median[i]! / 100;
-    values[o + 16] = f >= 0 ? (sign * field.best[f]!) / field.spread : 0;
-    values[o + 17] = f >= 0 ? (Math.abs(field.best[f]!) - field.mean[f]!) / field.spread : 0;
+    values[o + 16] = fieldLine;
+    values[o + 17] = (sign * wide.r[i]!) / wide.sigma;
     direction[c] = best;
     kept[c] = i;
     c++;
   }
-  return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, lineSigma };
+  return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, wide, lineSigma };
 }

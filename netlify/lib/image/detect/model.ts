@@ -1,11 +1,13 @@
 import model from './model.json' with { type: 'json' };
+import { CONTEXT_NAMES } from './context';
 import { FEATURE_NAMES } from './evidence';
 import { OBJECT_FEATURE_NAMES } from './objects';
 
 /**
- * The damage classifiers: two one-hidden-layer networks, one giving each candidate pixel a probability of
- * being damage (over evidence.ts), one deciding on each component of likely pixels as a whole (over
- * objects.ts). Their weights (model.json) are learned by scripts/train-damage-detector.ts (`npm run
+ * The damage classifiers: three one-hidden-layer networks. The pixel network gives each candidate pixel a
+ * probability of being damage (over evidence.ts); the context network decides again with the first one's
+ * opinions around the pixel (context.ts); the object network decides on each component of likely pixels as a
+ * whole (objects.ts). Their weights (model.json) are learned by scripts/train-damage-detector.ts (`npm run
  * train:damage`) from damage painted on photos from Debian packages, never from the benchmark's fixtures.
  */
 export type Network = {
@@ -18,7 +20,7 @@ export type Network = {
   W2: number[];
   b2: number;
 };
-export type DamageModels = { pixel: Network; object: Network };
+export type DamageModels = { pixel: Network; context: Network; object: Network };
 
 /** Log-compression of a feature: large evidence keeps growing, but slowly. */
 export const squash = (v: number) => Math.sign(v) * Math.log1p(Math.abs(v));
@@ -68,5 +70,7 @@ export function predict(net: Network, values: Float32Array, names: readonly stri
   return out;
 }
 
+export const CONTEXT_FEATURE_NAMES = [...FEATURE_NAMES, ...CONTEXT_NAMES] as const;
 export const pixelProbabilities = (values: Float32Array, models = DAMAGE_MODELS) => predict(models.pixel, values, FEATURE_NAMES);
+export const contextProbabilities = (values: Float32Array, models = DAMAGE_MODELS) => predict(models.context, values, CONTEXT_FEATURE_NAMES);
 export const objectProbabilities = (values: Float32Array, models = DAMAGE_MODELS) => predict(models.object, values, OBJECT_FEATURE_NAMES);

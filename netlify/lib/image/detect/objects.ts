@@ -1,5 +1,5 @@
 import { maskComponents, regionPixels } from '../masks';
-import { FEATURE_COUNT, FEATURE_NAMES, type Evidence } from './evidence';
+import { FEATURE_COUNT, FEATURE_NAMES, nearestDirection, type Evidence } from './evidence';
 
 // Damage as objects: the pixels the pixel network finds likely are grouped into 8-connected components, and
 // each is described as a whole — size, length and width along its principal axis, straightness, contrast,
@@ -121,7 +121,7 @@ function beyondEnds(members: Int32Array, s: ReturnType<typeof shape>, sign: numb
     }
     if (count) best = Math.max(best, sum / count);
   }
-  return best / ev.lineSigma;
+  return best / ev.lineSigma[nearestDirection(s.ax, s.ay)]!;
 }
 
 /** How different the picture is on the two sides of the component (BESIDE px out), in grain spreads. */

@@ -1,5 +1,5 @@
 import { eachNeighbour } from '../masks';
-import type { Evidence } from './evidence';
+import { nearestDirection, type Evidence } from './evidence';
 import type { DamageObjects } from './objects';
 
 // A kept scratch is followed as a path: from each end, step by step along its direction (which may bend
@@ -23,9 +23,9 @@ export const PATH = {
 };
 
 /** Residual spreads from which a pixel beside the damage, with its sign, is taken as the stroke's flank. */
-export const FLANK = Number(process.env.FLANK ?? 1.5);
+export const FLANK = 1.5;
 /** How many pixels out from the damage its flanks are looked for. */
-export const FLANK_STEPS = Number(process.env.FLANK_STEPS ?? 2);
+export const FLANK_STEPS = 2;
 
 /** Mean signed residual over 11 px along (ux, uy) through (x, y). */
 function lineMean(r: Float32Array, w: number, h: number, x: number, y: number, ux: number, uy: number): number {
@@ -90,7 +90,8 @@ export function followPath(core: Uint8Array, ev: Evidence, objects: DamageObject
       }
       const bx = best % w;
       const by = Math.floor(best / w);
-      const supported = best >= 0 && bestV > PATH.pixel * sigma && sign * lineMean(r, w, h, bx, by, ux, uy) > (PATH.line * ev.lineSigma * Math.sqrt(21)) / Math.sqrt(11);
+      const unit = (ev.lineSigma[nearestDirection(ux, uy)]! * Math.sqrt(21)) / Math.sqrt(11);
+      const supported = best >= 0 && bestV > PATH.pixel * sigma && sign * lineMean(r, w, h, bx, by, ux, uy) > PATH.line * unit;
       if (supported) {
         for (const i of pending) {
           if (!core[i]) added++;

@@ -3,13 +3,27 @@ import sharp from 'sharp';
 // What a median cannot explain: the residual of an L* plane against its 5×5 median, where every thin stroke
 // stands out (a 1–3 px scratch, a speck, a fibre) and broad shapes do not, and the grain's spread in it.
 
-/** Median of a plane through libvips on an 8-bit copy (2.55 steps per L*: finer than any damage). */
+/**
+ * Median of a plane through libvips on an 8-bit copy (2.55 steps per L*: finer than any damage). The plane is
+ * mirrored past its borders first: with the edge pixels repeated instead, a line along the border (a grid's bar,
+ * a frame) would fill the window there and everything next to it would stand out.
+ */
 export async function medianPlane(src: Float32Array, w: number, h: number, size: number): Promise<Float32Array> {
   const u8 = new Uint8Array(w * h);
   for (let i = 0; i < u8.length; i++) u8[i] = Math.max(0, Math.min(255, Math.round(src[i]! * 2.55)));
-  const out = await sharp(u8, { raw: { width: w, height: h, channels: 1 } }).median(size).toColourspace('b-w').raw().toBuffer();
+  const pad = Math.min(size >> 1, w - 1, h - 1);
+  const padded = await sharp(u8, { raw: { width: w, height: h, channels: 1 } })
+    .extend({ top: pad, bottom: pad, left: pad, right: pad, extendWith: 'mirror' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  const pw = w + 2 * pad;
+  const out = await sharp(padded, { raw: { width: pw, height: h + 2 * pad, channels: 1 } }).median(size).toColourspace('b-w').raw().toBuffer();
   const med = new Float32Array(w * h);
-  for (let i = 0; i < med.length; i++) med[i] = out[i]! / 2.55;
+  for (let y = 0; y < h; y++) {
+    const from = (y + pad) * pw + pad;
+    for (let x = 0; x < w; x++) med[y * w + x] = out[from + x]! / 2.55;
+  }
   return med;
 }
 

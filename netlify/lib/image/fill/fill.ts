@@ -1,10 +1,11 @@
 import { pixelNoise } from '../detect/residual';
 import { bilinearRows } from '../planes';
 import { addGrain } from './grain';
+import { continueStructures } from './directional';
 import { inpaintPatches } from './patches';
 
-// Filling the damage found: rebuilt from the texture around it (patches.ts), with the photo's grain put back
-// so no smooth stripe shows.
+// Filling the damage found: rebuilt from the texture around it (patches.ts), structures with a clear direction
+// continued across the gap (directional.ts), and the photo's grain put back so no smooth stripe shows.
 
 /** Share of a working damage pixel from which a full-resolution pixel is in the damage's band. */
 const BAND = 0.2;
@@ -35,7 +36,9 @@ export function fillDamage({ out, W, H, working, w, h, damage, median, grain }: 
   for (let i = 0; i < damage.length; i++) count += damage[i]!;
   if (!count) return 0;
   if (w === W && h === H) {
+    const before = working.slice();
     inpaintPatches(working, w, h, damage);
+    continueStructures(working, before, w, h, damage);
     addGrain(working, damage, grain);
     if (working !== out) for (let i = 0; i < out.length; i++) if (damage[i]) out[i] = working[i]!;
     return count;
