@@ -167,23 +167,32 @@ export function dilateSquare(set: Uint8Array, w: number, h: number, r: number): 
 
 export type RemovalScore = { removal: number; excessOutput: number; excessInput: number; damagedPixels: number };
 
+/** Mask value from which a pixel counts as damaged (a stroke blended at a quarter or more). */
+export const DAMAGED = 64;
+/** The fitted slope is taken as at least this when the residual is divided by it. */
+const MIN_SLOPE = 0.2;
+
 /**
- * Damage removal as the fixtures' README defines it, on luma: damaged pixels D (mask ≥ 128), ring R (in the
- * 9×9 square around D, outside its 3×3 square, mask ≤ 5), clean C (outside the 9×9 square). `Y_X ≈ a·Y_truth + b`
- * fitted over C; excess = mean residual over D − over R; removal = 1 − excess(output) / excess(input).
+ * Damage removal as the fixtures' README defines it (revised score), on luma: damaged pixels D (mask ≥ 64),
+ * ring R (in the 9×9 square around D, outside its 3×3 square, mask ≤ 5), clean C (outside the 9×9 square).
+ * `Y_X ≈ a·Y_truth + b` fitted over C; residual |Y_X − (a·Y_truth + b)| / a (in the truth's units, so undoing
+ * the fade is not counted as leftover damage); excess = mean residual over D − over R;
+ * removal = 1 − excess(output) / excess(input).
  */
 export function damageRemoval(out: Uint8Array, input: Uint8Array, truth: Uint8Array, mask: Uint8Array, w: number, h: number): RemovalScore {
   const n = w * h;
   const yo = luma(out, n), yi = luma(input, n), yt = luma(truth, n);
-  const D = mask.map((v) => (v >= 128 ? 1 : 0));
+  const D = mask.map((v) => (v >= DAMAGED ? 1 : 0));
   const near3 = dilateSquare(D, w, h, 1), near9 = dilateSquare(D, w, h, 4);
   const excess = (y: Float64Array) => {
     let st = 0, sy = 0, stt = 0, sty = 0, c = 0;
     for (let i = 0; i < n; i++) if (!near9[i]) { st += yt[i]; sy += y[i]; stt += yt[i] * yt[i]; sty += yt[i] * y[i]; c++; }
-    const a = (c * sty - st * sy) / (c * stt - st * st || 1), b = (sy - a * st) / (c || 1);
+    const a = (c * sty - st * sy) / (c * stt - st * st || 1);
+    const b = (sy - a * st) / (c || 1);
+    const slope = Math.max(MIN_SLOPE, a);
     let sd = 0, nd = 0, sr = 0, nr = 0;
     for (let i = 0; i < n; i++) {
-      const r = Math.abs(y[i] - (a * yt[i] + b));
+      const r = Math.abs(y[i] - (a * yt[i] + b)) / slope;
       if (D[i]) { sd += r; nd++; } else if (near9[i] && !near3[i] && mask[i] <= 5) { sr += r; nr++; }
     }
     return sd / (nd || 1) - sr / (nr || 1);
@@ -192,15 +201,22 @@ export function damageRemoval(out: Uint8Array, input: Uint8Array, truth: Uint8Ar
   return { removal: 1 - eo / ei, excessOutput: eo, excessInput: ei, damagedPixels: D.reduce((s, v) => s + v, 0) };
 }
 
-export type DetectionScore = { precision: number; recall: number; flaggedPct: number; precisionAnyDamage: number };
+export type DetectionScore = {
+  precision: number;
+  recall: number;
+  flaggedPct: number;
+  precisionAnyDamage: number;
+  /** The counts behind the ratios, so several photos can be pooled. */
+  counts: { detected: number; hits: number; damaged: number; found: number };
+};
 
 /**
- * A detector's mask against the damage mask (≥ 128 is damage). A detected pixel within 1 px of damage is a
+ * A detector's mask against the damage mask (≥ 64 is damage, as for removal). A detected pixel within 1 px of damage is a
  * hit (precision); a damaged pixel within 1 px of a detection is found (recall). `precisionAnyDamage` also
  * counts hits on faint damage (mask > 5): it tells real false alarms from faint strokes below the threshold.
  */
 export function detectionScore(detected: Uint8Array, mask: Uint8Array, w: number, h: number): DetectionScore {
-  const D = mask.map((v) => (v >= 128 ? 1 : 0));
+  const D = mask.map((v) => (v >= DAMAGED ? 1 : 0));
   const nearD = dilateSquare(D, w, h, 1), nearDet = dilateSquare(detected.map((v) => (v ? 1 : 0)), w, h, 1);
   const nearAny = dilateSquare(mask.map((v) => (v > 5 ? 1 : 0)), w, h, 1);
   let det = 0, hit = 0, hitAny = 0, dam = 0, found = 0;
@@ -208,5 +224,11 @@ export function detectionScore(detected: Uint8Array, mask: Uint8Array, w: number
     if (detected[i]) { det++; if (nearD[i]) hit++; if (nearAny[i]) hitAny++; }
     if (D[i]) { dam++; if (nearDet[i]) found++; }
   }
-  return { precision: det ? hit / det : 1, recall: dam ? found / dam : 1, flaggedPct: (100 * det) / (w * h), precisionAnyDamage: det ? hitAny / det : 1 };
+  return {
+    precision: det ? hit / det : 1,
+    recall: dam ? found / dam : 1,
+    flaggedPct: (100 * det) / (w * h),
+    precisionAnyDamage: det ? hitAny / det : 1,
+    counts: { detected: det, hits: hit, damaged: dam, found },
+  };
 }

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { runMaintenance } from '../lib/tool/maintenance';
 
 // Scheduled (no public path): fails jobs whose worker died, expires unused uploads and unpaid checkouts,
-// deletes unbought results and old rate-limit windows.
+// deletes unbought results, bought images' kept automatic passes and old rate-limit windows.
 // See netlify/lib/tool/maintenance.ts.
 export default async () => {
   const done = await runMaintenance();

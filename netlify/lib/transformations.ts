@@ -22,6 +22,8 @@ export const jobMetaSchema = z.looseObject({
   method: z.string().optional().catch(undefined),
   originalViewPath: z.string().min(1).optional().catch(undefined),
   referencePath: z.string().min(1).nullable().optional().catch(undefined),
+  /** The kept automatic pass of an unpurchased image (re-renders start from it); dropped once purchased. */
+  passPath: z.string().min(1).optional().catch(undefined),
   colorHints: colorHintsSchema.catch([]).default([]),
   healMarks: healMarksSchema.catch([]).default([]),
 });

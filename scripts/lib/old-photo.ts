@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { mulberry32 } from '../../src/lib/random';
+import { paintThinStructures } from './thin-structures';
 
 /**
  * Makes an "old photo" of a clean one, with the map of where damage was painted — for training and testing
@@ -10,7 +11,19 @@ import { mulberry32 } from '../../src/lib/random';
  * sepia and JPEG. Every stroke is blended toward near-white or near-black; the mask holds the blend weight
  * of the strongest stroke at each pixel, × 255.
  */
-export type OldPhoto = { jpeg: Buffer; mask: Uint8Array; width: number; height: number };
+export type OldPhoto = {
+  jpeg: Buffer;
+  mask: Uint8Array;
+  width: number;
+  height: number;
+  /** The photo before ageing (with any thin structures painted in), interleaved 8-bit RGB: the truth. */
+  clean: Uint8Array;
+};
+
+export type OldPhotoOptions = {
+  /** Also paint real thin structures into the scene first (grids, wires, hair, twigs, lettering): not damage. */
+  structures?: boolean;
+};
 
 /** Deterministic random numbers (mulberry32), so a seed always paints the same photo. */
 export function random(seed: number) {
@@ -20,7 +33,7 @@ export function random(seed: number) {
   const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
   return { next, uniform, int, normal, chance: (p: number) => next() < p };
 }
-type Rng = ReturnType<typeof random>;
+export type Rng = ReturnType<typeof random>;
 
 type Point = { x: number; y: number; o: number };
 /** A stroke: a polyline with a full width at half maximum and an opacity per point, blended toward `value`. */
@@ -126,12 +139,18 @@ function blur(src: Float32Array, w: number, h: number, sigma: number): Float32Ar
 }
 
 /** An old photo of `source` (any image sharp reads), its long side `maxSide`, from `seed`. */
-export async function oldPhoto(source: Buffer | string, seed: number, maxSide = 1024): Promise<OldPhoto> {
+export async function oldPhoto(source: Buffer | string, seed: number, maxSide = 1024, opts: OldPhotoOptions = {}): Promise<OldPhoto> {
   const r = random(seed);
   const { data, info } = await sharp(source).rotate().resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const w = info.width, h = info.height, n = w * h;
+  let clean = Uint8Array.from(data);
+  if (opts.structures) {
+    const scene = Float32Array.from(data, (v) => v / 255);
+    await paintThinStructures(scene, w, h, random(seed ^ 0x5bd1e995));
+    clean = Uint8Array.from(scene, (v) => Math.round(255 * Math.min(1, Math.max(0, v))));
+  }
   let img: Float32Array = new Float32Array(n);
-  for (let i = 0; i < n; i++) img[i] = (0.299 * data[3 * i]! + 0.587 * data[3 * i + 1]! + 0.114 * data[3 * i + 2]!) / 255;
+  for (let i = 0; i < n; i++) img[i] = (0.299 * clean[3 * i]! + 0.587 * clean[3 * i + 1]! + 0.114 * clean[3 * i + 2]!) / 255;
   img = blur(img, w, h, r.chance(0.3) ? 0 : r.uniform(0.3, 1.25));
 
   const weight = new Float32Array(n);
@@ -172,5 +191,5 @@ export async function oldPhoto(source: Buffer | string, seed: number, maxSide = 
     for (let c = 0; c < 3; c++) rgb[3 * i + c] = Math.max(0, Math.min(255, Math.round(tone[c]!)));
   }
   const jpeg = await sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
-  return { jpeg, mask: Uint8Array.from(weight, (v) => Math.round(255 * v)), width: w, height: h };
+  return { jpeg, mask: Uint8Array.from(weight, (v) => Math.round(255 * v)), width: w, height: h, clean };
 }

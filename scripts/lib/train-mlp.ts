@@ -1,4 +1,4 @@
-import { squash, type Network } from '../../netlify/lib/image/damage-model';
+import { squash, type Network } from '../../netlify/lib/image/detect/model';
 import { random } from './old-photo';
 
 /**

@@ -11,6 +11,13 @@ import sharp from 'sharp';
  */
 export type TrainingPhoto = { file: string; width: number; height: number };
 
+/** Every fifth photo (by its place in trainingPhotos' list) is held out: never trained on, used to validate. */
+export const isHeldOut = (index: number) => index % 5 === 4;
+/** Long sides the photos are painted at, in turn (old prints scanned at different sizes). */
+export const PAINT_SIZES = [512, 768, 1024] as const;
+/** Where the unpacked Debian packages are looked for (see scripts/train-damage-detector.ts). */
+export const DEFAULT_PHOTO_ROOT = '/tmp/debs/x';
+
 const IMAGE = /\.(jpe?g|png|ppm|tiff?|bmp|webp)$/i;
 
 function walk(dir: string, out: string[] = []): string[] {

@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
@@ -10,11 +9,10 @@ import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { site } from '../../src/lib/site';
-import { DAMAGED, colourScene, damageContrast, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
+import { DAMAGED, colourScene, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
 import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
-import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
 import { newPage, useBrowser, downloadBytes } from './harness';
-import { checkoutAndDownload, openImageTab, pixelDifference, toast } from './tool-page';
+import { checkoutAndDownload, openImageTab, pixelDifference, restoreDamaged, toast } from './tool-page';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
 // success page and back on the tool page. That test visits three pages through a dozen function calls and
@@ -229,13 +227,7 @@ describe('transformation tool: image', () => {
     const { context, page } = await newPage(browser());
     await openImageTab(page);
     const panel = page.locator('#panel-image');
-    await panel.locator('input[type=file]').setInputFiles(damaged);
-    await panel.getByTestId('upload-preview').waitFor();
-    await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
-    await toast(page, MSG.imageSuccess, 90_000);
-    const id: string = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').image, TOOL_RESULTS_STORAGE_KEY);
-    const contrast = async () => damageContrast(await sharp((await getStorage().get(`results/${id}.jpg`))!).greyscale().raw().toBuffer());
-    const stored = async () => ((await getTransformation(id))!.hints as { healMarks?: unknown[] }).healMarks ?? [];
+    const { contrast, stored } = await restoreDamaged(page, panel, damaged);
     const before = await contrast();
     // The bar and the spot are still there after the automatic pass: what the brush is for.
     expect(before.bar, 'the automatic pass left the bar').toBeGreaterThan(30);

@@ -1,6 +1,11 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { baseUrl, hydrated, downloadBytes } from './harness';
+import { getStorage } from '../../netlify/lib/storage';
+import { getTransformation } from '../../netlify/lib/transformations';
+import { MSG } from '../../src/lib/messages';
+import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
+import { damageContrast } from '../integration/tool/helpers';
 
 /** The transformation tool page as the browser tests drive it. `site` is the server's URL (the e2e one by default). */
 export async function openImageTab(page: Page, site = baseUrl()) {
@@ -45,4 +50,19 @@ export async function checkoutAndDownload(page: Page, kind: 'image' | 'video'): 
   const link = summary.getByRole('link', { name: kind === 'image' ? /^Download image$/ : /^Download video$/ });
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   return { bought: await downloadBytes(download), paymentId: new URL(page.url()).searchParams.get('order')! };
+}
+
+/**
+ * Restores `file` (tests/integration/tool/helpers' damagedPhoto) in the image tab and returns its id, a reader of
+ * how much its bar and spot stand out in the clean result (damageContrast), and a reader of its stored heal marks.
+ */
+export async function restoreDamaged(page: Page, panel: Locator, file: string) {
+  await panel.locator('input[type=file]').setInputFiles(file);
+  await panel.getByTestId('upload-preview').waitFor();
+  await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
+  await toast(page, MSG.imageSuccess, 90_000);
+  const id: string = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').image, TOOL_RESULTS_STORAGE_KEY);
+  const contrast = async () => damageContrast(await sharp((await getStorage().get(`results/${id}.jpg`))!).greyscale().raw().toBuffer());
+  const stored = async () => ((await getTransformation(id))!.hints as { healMarks?: unknown[] }).healMarks ?? [];
+  return { id, contrast, stored };
 }

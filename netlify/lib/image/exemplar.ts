@@ -68,12 +68,20 @@ export function topDistance(L: Float32Array, w: number, h: number): Float32Array
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
       const i = y * w + x;
       if (x > 0) relax(i, i - 1, 1);
-      if (y > 0) { relax(i, i - w, 1); if (x > 0) relax(i, i - w - 1, Math.SQRT2); if (x < w - 1) relax(i, i - w + 1, Math.SQRT2); }
+      if (y > 0) {
+        relax(i, i - w, 1);
+        if (x > 0) relax(i, i - w - 1, Math.SQRT2);
+        if (x < w - 1) relax(i, i - w + 1, Math.SQRT2);
+      }
     }
     for (let y = h - 1; y >= 0; y--) for (let x = w - 1; x >= 0; x--) {
       const i = y * w + x;
       if (x < w - 1) relax(i, i + 1, 1);
-      if (y < h - 1) { relax(i, i + w, 1); if (x < w - 1) relax(i, i + w + 1, Math.SQRT2); if (x > 0) relax(i, i + w - 1, Math.SQRT2); }
+      if (y < h - 1) {
+        relax(i, i + w, 1);
+        if (x < w - 1) relax(i, i + w + 1, Math.SQRT2);
+        if (x > 0) relax(i, i + w - 1, Math.SQRT2);
+      }
     }
   }
   return d;
@@ -106,7 +114,10 @@ export async function loadReferenceLibrary(dir = REFERENCE_DIR): Promise<Referen
 
 function meanStd(x: Float32Array): [number, number] {
   let s = 0, s2 = 0;
-  for (let i = 0; i < x.length; i++) { s += x[i]; s2 += x[i] * x[i]; }
+  for (let i = 0; i < x.length; i++) {
+    s += x[i];
+    s2 += x[i] * x[i];
+  }
   const m = s / x.length;
   return [m, Math.sqrt(Math.max(1e-6, s2 / x.length - m * m))];
 }
@@ -279,7 +290,9 @@ export function buildGrid(refs: Reference[], gain = DEFAULTS.gain, anneal = DEFA
       for (let q = 0; q < ax.length; q++) c += Math.round(coord(ax[q], ax[q].value(r.f, i))) * strides[q];
       const a = r.a[i], b = r.b[i];
       const s = hueSector(a, b) * 3;
-      grid[s][c] += weight; grid[s + 1][c] += weight * a; grid[s + 2][c] += weight * b;
+      grid[s][c] += weight;
+      grid[s + 1][c] += weight * a;
+      grid[s + 2][c] += weight * b;
     }
   }
   for (let q = 0; q < AXES.length; q++) {
@@ -293,7 +306,10 @@ export function buildGrid(refs: Reference[], gain = DEFAULTS.gain, anneal = DEFA
   let wMax = 0;
   const total = new Float64Array(cells), prior = new Float64Array(HUES + 1);
   for (let i = 0; i < cells; i++) {
-    for (let k = 0; k <= HUES; k++) { total[i] += grid[k * 3][i]; prior[k] += grid[k * 3][i]; }
+    for (let k = 0; k <= HUES; k++) {
+      total[i] += grid[k * 3][i];
+      prior[k] += grid[k * 3][i];
+    }
     wMax = Math.max(wMax, total[i]);
   }
   const psum = prior.reduce((p, q) => p + q, 0);
@@ -308,9 +324,12 @@ export function buildGrid(refs: Reference[], gain = DEFAULTS.gain, anneal = DEFA
       const wk = grid[k * 3][i];
       if (wk <= ws * 1e-9) continue;
       const q = Math.pow((rebalance[k] * wk) / ws, inv);
-      norm += q; sa += q * grid[k * 3 + 1][i] / wk; sb += q * grid[k * 3 + 2][i] / wk;
+      norm += q;
+      sa += q * grid[k * 3 + 1][i] / wk;
+      sb += q * grid[k * 3 + 2][i] / wk;
     }
-    cellA[i] = gain * sa / norm; cellB[i] = gain * sb / norm;
+    cellA[i] = gain * sa / norm;
+    cellB[i] = gain * sb / norm;
   }
 
   return { a: cellA, b: cellB, cast: typicalCast(refs) };
@@ -330,7 +349,8 @@ export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions =
   for (let i = 0; i < w * h; i++) {
     for (let q = 0; q < D; q++) {
       const v = coord(target[q], target[q].value(f, i));
-      lo[q] = Math.min(target[q].cells - 2, Math.floor(v)); t[q] = v - lo[q];
+      lo[q] = Math.min(target[q].cells - 2, Math.floor(v));
+      t[q] = v - lo[q];
     }
     let sa = 0, sb = 0;
     for (let corner = 0; corner < 1 << D; corner++) {
@@ -340,25 +360,39 @@ export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions =
         wgt *= hi ? t[q] : 1 - t[q];
         c += (lo[q] + hi) * strides[q];
       }
-      if (wgt > 0) { sa += wgt * cellA[c]; sb += wgt * cellB[c]; }
+      if (wgt > 0) {
+        sa += wgt * cellA[c];
+        sb += wgt * cellB[c];
+      }
     }
-    a[i] = sa; b[i] = sb;
+    a[i] = sa;
+    b[i] = sb;
   }
 
   // Cast balance: pull the picture's overall colour cast towards a typical photo's (the library's
   // median per-photo mean; a single reference photo's own mean), keeping the differences between areas.
   {
     let ma = 0, mb = 0;
-    for (let i = 0; i < a.length; i++) { ma += a[i]; mb += b[i]; }
-    ma /= a.length; mb /= a.length;
+    for (let i = 0; i < a.length; i++) {
+      ma += a[i];
+      mb += b[i];
+    }
+    ma /= a.length;
+    mb /= a.length;
     const [ta, tb] = cast;
-    for (let i = 0; i < a.length; i++) { a[i] -= ma - ta; b[i] -= mb - tb; }
+    for (let i = 0; i < a.length; i++) {
+      a[i] -= ma - ta;
+      b[i] -= mb - tb;
+    }
   }
   // Edge-aware chroma smoothing guided by L*: removes the salt-and-pepper of per-pixel matching
   // while keeping colour boundaries on luminance edges.
   const r = Math.max(2, Math.round(Math.max(w, h) / 64));
   const ga = guidedCoefficients(L, a, w, h, r, 25), gb = guidedCoefficients(L, b, w, h, r, 25);
-  for (let i = 0; i < a.length; i++) { a[i] = ga.A[i] * L[i] + ga.B[i]; b[i] = gb.A[i] * L[i] + gb.B[i]; }
+  for (let i = 0; i < a.length; i++) {
+    a[i] = ga.A[i] * L[i] + ga.B[i];
+    b[i] = gb.A[i] * L[i] + gb.B[i];
+  }
   return { a, b, width: w, height: h };
 }
 

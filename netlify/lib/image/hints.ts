@@ -30,7 +30,9 @@ export function propagateHints(
     for (let y = Math.max(0, cy - rad); y <= Math.min(h - 1, cy + rad); y++)
       for (let x = Math.max(0, cx - rad); x <= Math.min(w - 1, cx + rad); x++) {
         if ((x - cx) ** 2 + (y - cy) ** 2 > rad * rad) continue;
-        fixed[y * w + x] = 1; ha[y * w + x] = lab[1]; hb[y * w + x] = lab[2];
+        fixed[y * w + x] = 1;
+        ha[y * w + x] = lab[1];
+        hb[y * w + x] = lab[2];
       }
   }
   if (!fixed.some((v) => v)) return base;
@@ -42,7 +44,10 @@ export function propagateHints(
     for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
       const xx = x + dx, yy = y + dy;
       if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-      const v = L[yy * w + xx]; s += v; s2 += v * v; c++;
+      const v = L[yy * w + xx];
+      s += v;
+      s2 += v * v;
+      c++;
     }
     const m = s / c;
     sig2[y * w + x] = Math.min(12, Math.max(2, (s2 / c - m * m) * 0.6)); // capped: a window straddling an edge must not make the edge look weak
@@ -65,7 +70,8 @@ export function propagateHints(
     OFFSETS.forEach(([dx, dy], k) => {
       const xx = x + dx, yy = y + dy;
       if (xx < 0 || yy < 0 || xx >= w || yy >= h) return;
-      diag[i] += wt[i * 4 + k]; diag[yy * w + xx] += wt[i * 4 + k];
+      diag[i] += wt[i * 4 + k];
+      diag[yy * w + xx] += wt[i * 4 + k];
     });
   }
   // y = A·u restricted to free pixels (fixed pixels act as zero there: their values sit in the right-hand side).
@@ -78,7 +84,10 @@ export function propagateHints(
         const xx = x + dx, yy = y + dy;
         if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
         const j = yy * w + xx, c = wt[i * 4 + k];
-        if (!fixed[i] && !fixed[j]) { out[i] -= c * u[j]; out[j] -= c * u[i]; }
+        if (!fixed[i] && !fixed[j]) {
+          out[i] -= c * u[j];
+          out[j] -= c * u[i];
+        }
       }
     }
   };
@@ -101,7 +110,11 @@ export function propagateHints(
     for (let i = 0; i < n; i++) u[i] = fixed[i] ? 0 : prior[i];
     const r = new Float32Array(n), z = new Float32Array(n), p = new Float32Array(n), q = new Float32Array(n);
     apply(u, q);
-    for (let i = 0; i < n; i++) { r[i] = fixed[i] ? 0 : rhs[i] - q[i]; z[i] = r[i] / diag[i]; p[i] = z[i]; }
+    for (let i = 0; i < n; i++) {
+      r[i] = fixed[i] ? 0 : rhs[i] - q[i];
+      z[i] = r[i] / diag[i];
+      p[i] = z[i];
+    }
     let rz = 0;
     for (let i = 0; i < n; i++) rz += r[i] * z[i];
     const r0 = Math.sqrt(rhs.reduce((s, v) => s + v * v, 0)) || 1;
@@ -112,10 +125,17 @@ export function propagateHints(
       if (pq <= 0) break;
       const alpha = rz / pq;
       let rr = 0;
-      for (let i = 0; i < n; i++) { u[i] += alpha * p[i]; r[i] -= alpha * q[i]; rr += r[i] * r[i]; }
+      for (let i = 0; i < n; i++) {
+        u[i] += alpha * p[i];
+        r[i] -= alpha * q[i];
+        rr += r[i] * r[i];
+      }
       if (Math.sqrt(rr) < 1e-4 * r0) break;
       let rz2 = 0;
-      for (let i = 0; i < n; i++) { z[i] = r[i] / diag[i]; rz2 += r[i] * z[i]; }
+      for (let i = 0; i < n; i++) {
+        z[i] = r[i] / diag[i];
+        rz2 += r[i] * z[i];
+      }
       const beta = rz2 / rz;
       rz = rz2;
       for (let i = 0; i < n; i++) p[i] = z[i] + beta * p[i];

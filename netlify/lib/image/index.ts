@@ -5,10 +5,11 @@ export type { ImageModel, ColorHint, RestoreRequest } from '../../../src/lib/too
 export { ImageInputError, ColorizerError } from './errors';
 export { inspectImage, sniffFormat, headerDimensions, MAX_INPUT_BYTES, MAX_INPUT_PIXELS } from './inspect';
 export type { ImageFormat, InspectedImage } from './inspect';
-export { restoreAndColorize } from './pipeline';
-export { healMarks, healMarkSchema, healMarksSchema, MAX_HEAL_MARKS, MAX_HEAL_POINTS, HEAL_RADIUS } from './heal';
-export type { HealMark } from './heal';
-export type { RestoreResult, RestoreOpts } from './pipeline';
+export { restoreAndColorize, automaticPass, recolourPass, renderPass, photoTone } from './pipeline';
+export { encodePass, decodePass, PASS_VERSION } from './render-cache';
+export { healMarks, healMarkSchema, healMarksSchema, MAX_HEAL_MARKS, MAX_HEAL_POINTS, HEAL_RADIUS } from './fill/heal';
+export type { HealMark } from './fill/heal';
+export type { RestoreResult, RestoreOpts, AutomaticPass, ColourSource } from './pipeline';
 export { activeColorizer, createColorizer } from './select';
 export type { Colorizer, ColorizerId, LumaPlane, ChromaPlanes } from './colorizer';
 export { exemplarColorizer } from './exemplar';

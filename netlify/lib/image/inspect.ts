@@ -29,10 +29,19 @@ type JpegSegment = { marker: number; offset: number };
 function* jpegSegments(bytes: Uint8Array, dv: DataView): Generator<JpegSegment> {
   let p = 2;
   while (p + 4 <= bytes.length) {
-    if (bytes[p] !== 0xff) { p++; continue; }
+    if (bytes[p] !== 0xff) {
+      p++;
+      continue;
+    }
     const marker = bytes[p + 1];
-    if (marker === 0xff) { p++; continue; }
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { p += 2; continue; }
+    if (marker === 0xff) {
+      p++;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      p += 2;
+      continue;
+    }
     yield { marker, offset: p };
     const len = dv.getUint16(p + 2);
     if (marker === 0xda || marker === 0xd9 || len < 2) return;

@@ -69,7 +69,9 @@ export function rgbBufferToLab(rgb: Uint8Array, width: number, height: number, c
   const L = new Float32Array(n), A = new Float32Array(n), B = new Float32Array(n);
   for (let i = 0, p = 0; i < n; i++, p += channels) {
     const [l, a, b] = rgbToLab(rgb[p], rgb[p + 1], rgb[p + 2]);
-    L[i] = l; A[i] = a; B[i] = b;
+    L[i] = l;
+    A[i] = a;
+    B[i] = b;
   }
   return { L, a: A, b: B, width, height };
 }
@@ -83,7 +85,10 @@ export function rgbBufferToL(rgb: Uint8Array, n: number, channels: number): Floa
   }
   for (let i = 0, p = 0; i < n; i++, p += channels) {
     const r = rgb[p], g = rgb[p + 1], b = rgb[p + 2];
-    if (r === g && g === b) { L[i] = GREY_TO_L[r]; continue; }
+    if (r === g && g === b) {
+      L[i] = GREY_TO_L[r];
+      continue;
+    }
     // Y → L* from a fine table, linearly interpolated (within 0.001 L*): a cube root per pixel of a 12 MP photo costs more.
     const x = (M[3] * LIN8[r] + M[4] * LIN8[g] + M[5] * LIN8[b]) * Y_TO_L_N, k = x >= Y_TO_L_N ? Y_TO_L_N - 1 : x | 0;
     L[i] = Y_TO_L[k] + (x - k) * (Y_TO_L[k + 1] - Y_TO_L[k]);

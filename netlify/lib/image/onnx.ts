@@ -85,7 +85,10 @@ function loadOrt(): Promise<Ort> {
   const name = 'onnxruntime-node';
   if (!ortPromise) {
     ortPromise = (import(/* @vite-ignore */ name) as Promise<Ort & { default?: Ort }>).then((m) => (m.InferenceSession ? m : (m.default as Ort)));
-    ortPromise.catch(() => { ortPromise = null; }); // a later install is picked up without a restart
+    // A later install is picked up without a restart.
+    ortPromise.catch(() => {
+      ortPromise = null;
+    });
   }
   return ortPromise;
 }
@@ -174,7 +177,10 @@ export function onnxColorizer(opts: { modelPath?: string; size?: number; io?: On
       const data = out.data as Float32Array;
       const k = io === 'l-norm' ? AB_NORM : 1;
       const a = new Float32Array(oh * ow), b = new Float32Array(oh * ow);
-      for (let i = 0; i < a.length; i++) { a[i] = data[i] * k; b[i] = data[oh * ow + i] * k; }
+      for (let i = 0; i < a.length; i++) {
+        a[i] = data[i] * k;
+        b[i] = data[oh * ow + i] * k;
+      }
       if (!a.every(Number.isFinite) || !b.every(Number.isFinite)) {
         throw new ColorizerError('The local colorization model returned non-finite values.');
       }

@@ -1,4 +1,4 @@
-import type { RestoreOptions } from './restore';
+import type { RestoreOptions } from './restore/restore';
 import type { ImageModel } from '../../../src/lib/tool/image-schema';
 
 /** What each buyer-facing model choice runs (descriptions live in schema.ts IMAGE_MODELS). */

@@ -94,8 +94,14 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
     const cnt = Math.min(hi, h - 1) - Math.max(lo, 0) + 1;
     const o = y * w;
     for (let x = 0; x < w; x++) out[o + x] = col[x] / cnt;
-    if (hi + 1 < h) { const b = (hi + 1) * w; for (let x = 0; x < w; x++) col[x] += tmp[b + x]; }
-    if (lo >= 0) { const b = lo * w; for (let x = 0; x < w; x++) col[x] -= tmp[b + x]; }
+    if (hi + 1 < h) {
+      const b = (hi + 1) * w;
+      for (let x = 0; x < w; x++) col[x] += tmp[b + x];
+    }
+    if (lo >= 0) {
+      const b = lo * w;
+      for (let x = 0; x < w; x++) col[x] -= tmp[b + x];
+    }
   }
   return out;
 }
@@ -104,7 +110,10 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
 export function guidedCoefficients(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number) {
   const n = w * h;
   const Ip = new Float32Array(n), II = new Float32Array(n);
-  for (let i = 0; i < n; i++) { Ip[i] = I[i] * p[i]; II[i] = I[i] * I[i]; }
+  for (let i = 0; i < n; i++) {
+    Ip[i] = I[i] * p[i];
+    II[i] = I[i] * I[i];
+  }
   const mI = boxMean(I, w, h, r), mp = boxMean(p, w, h, r), mIp = boxMean(Ip, w, h, r), mII = boxMean(II, w, h, r);
   const a = new Float32Array(n), b = new Float32Array(n);
   for (let i = 0; i < n; i++) {
@@ -134,7 +143,8 @@ export function guidedUpsampleRows(
   for (let Y = 0; Y < H; Y++) {
     const g = guideFull.subarray(Y * W, (Y + 1) * W);
     coeffs.forEach((c, k) => {
-      row(c.A, Y, A); row(c.B, Y, B);
+      row(c.A, Y, A);
+      row(c.B, Y, B);
       const out = rows[k];
       for (let X = 0; X < W; X++) out[X] = A[X] * g[X] + B[X];
     });

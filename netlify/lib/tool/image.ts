@@ -5,11 +5,16 @@ import { query } from '../db';
 import { getStorage } from '../storage';
 import {
   ColorizerError,
+  decodePass,
+  encodePass,
   ImageInputError,
   imageModelSchema,
   inspectImage,
   promptSchema,
+  recolourPass,
+  renderPass,
   restoreAndColorize,
+  type AutomaticPass,
   type ColorHint,
   type HealMark,
   type ImageModel,
@@ -103,6 +108,8 @@ export async function processImage(upload: Buffer, opts: { model: ImageModel; pr
     written.push(paths.imageResult(t.id));
     await storage.put(paths.imagePreview(t.id), preview, 'image/jpeg');
     written.push(paths.imagePreview(t.id));
+    const passPath = await keepPass(t.id, result.pass);
+    if (passPath) written.push(passPath);
     await setTransformationPaths(t.id, { originalPath });
     const done = await completeTransformation(t.id, {
       resultPath: paths.imageResult(t.id),
@@ -115,6 +122,7 @@ export async function processImage(upload: Buffer, opts: { model: ImageModel; pr
         colorHints: [],
         healMarks: [],
         originalViewPath: paths.originalView(t.id),
+        ...(passPath ? { passPath } : {}),
       },
     });
     if (!done) throw new Error('transformation vanished while processing');
@@ -167,6 +175,46 @@ export async function applyReference(id: string, bytes: Buffer | null): Promise<
 
 type Rerender = { hints?: ColorHint[]; heal?: HealMark[]; reference?: { bytes: Buffer; format: 'jpeg' | 'png' | 'tiff' } | null };
 
+/**
+ * Stores the automatic pass a result was rendered from, so a heal or hint re-render starts from it. Best effort:
+ * without it a re-render restores the photo again. Returns its path, or null when it could not be stored.
+ */
+async function keepPass(id: string, pass: AutomaticPass): Promise<string | null> {
+  try {
+    await getStorage().put(paths.imagePass(id), await encodePass(pass), 'application/octet-stream');
+    return paths.imagePass(id);
+  } catch (error) {
+    console.error('[image] keeping the automatic pass failed:', error);
+    return null;
+  }
+}
+
+/** The kept automatic pass of a transformation, or null when there is none usable (missing, older engine, other model). */
+async function keptPass(t: Transformation): Promise<AutomaticPass | null> {
+  if (!t.meta.passPath) return null;
+  const bytes = await getStorage().get(t.meta.passPath).catch(() => null);
+  return bytes ? decodePass(bytes, (t.model ?? 'sd-xl') as ImageModel) : null;
+}
+
+/**
+ * The rendering of a re-render. From the kept automatic pass when there is one: only the buyer's marks and hints
+ * are applied again, and the colouring is redone only when the colour source changed (a reference photo added,
+ * replaced or removed). Without one, the whole restoration runs again from the original and its pass is kept.
+ */
+async function rerenderResult(t: Transformation, original: Buffer, opts: { hints: ColorHint[]; heal: HealMark[]; reference?: Buffer; referenceKey: string | null }) {
+  const model = (t.model ?? 'sd-xl') as ImageModel;
+  const kept = await keptPass(t);
+  if (!kept) {
+    const result = await restoreAndColorize(original, { model, prompt: t.prompt ?? undefined, hints: opts.hints, heal: opts.heal, reference: opts.reference, referenceKey: opts.referenceKey ?? undefined });
+    return { result, pass: result.pass, passChanged: true };
+  }
+  const keptKey = kept.colourSource.kind === 'reference' ? kept.colourSource.key : null;
+  const recolour = kept.tone !== 'colour' && keptKey !== opts.referenceKey;
+  const pass = recolour ? await recolourPass(kept, { reference: opts.reference, referenceKey: opts.referenceKey ?? undefined, prompt: t.prompt ?? undefined }) : kept;
+  const result = await renderPass(pass, { heal: opts.heal, hints: opts.hints });
+  return { result, pass, passChanged: recolour };
+}
+
 async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const t = await getTransformation(id);
   if (!t || t.kind !== 'image') throw new HttpError(404, MSG.imageNotFound);
@@ -182,19 +230,22 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const referencePath = change.reference === null ? null : change.reference ? paths.reference(id, extensionFor(change.reference.format)) : stored;
   // A stored reference that has gone missing falls back to automatic colours rather than failing.
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
-  let result;
+  let rendered;
   try {
-    result = await withRenderSlot(() => restoreAndColorize(original, { model: (t.model ?? 'sd-xl') as ImageModel, prompt: t.prompt ?? undefined, hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference }));
+    rendered = await withRenderSlot(() => rerenderResult(t, original, { hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference, referenceKey: reference ? referencePath : null }));
   } catch (error) {
     throw toHttpError(error);
   }
+  const { result } = rendered;
   const preview = await makePreview(result.image, id);
   if (change.reference) await storage.put(referencePath!, change.reference.bytes, mimeFor(change.reference.format));
+  const passPath = rendered.passChanged ? await keepPass(id, rendered.pass) : t.meta.passPath ?? null;
   // Purchase may have happened meanwhile: update only while still unpurchased.
+  const meta = { colorHints: hints, healMarks: heal, tone: result.tone, method: result.method, width: result.width, height: result.height, referencePath: reference ? referencePath : null, ...(passPath ? { passPath } : {}) };
   const rows = await query<{ id: string }>(
     `update media_transformations set hints = hints || $2::jsonb
       where id = $1 and status = 'completed' and not purchased returning id`,
-    [id, JSON.stringify({ colorHints: hints, healMarks: heal, tone: result.tone, method: result.method, width: result.width, height: result.height, referencePath: reference ? referencePath : null })],
+    [id, JSON.stringify(meta)],
   );
   if (rows.length === 0) {
     if (change.reference && referencePath !== stored) await storage.remove([referencePath!]).catch(() => {});

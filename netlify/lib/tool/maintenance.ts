@@ -2,7 +2,7 @@ import { failStaleJobs } from '../transformations';
 import { expireUnpaidCheckouts } from '../payments/expiry';
 import { retryOwedRefunds } from '../payments/refunds';
 import { pruneRateLimits } from '../rate-limit';
-import { expireUnpurchased, expireUploads } from './retention';
+import { dropPurchasedPasses, expireUnpurchased, expireUploads } from './retention';
 
 export interface MaintenanceReport {
   staleJobsFailed: number;
@@ -11,6 +11,7 @@ export interface MaintenanceReport {
   resultsExpired: number;
   rateLimitsPruned: number;
   refundsRetried: number;
+  passesDropped: number;
 }
 
 /**
@@ -19,7 +20,7 @@ export interface MaintenanceReport {
  * buyer polling one sees a clear message instead of a spinner (status reads never do this themselves);
  * uploads never processed, unpaid checkouts and then results nobody bought are expired (retention.ts,
  * payments/expiry.ts); refunds owed for duplicate payments that failed are tried again (payments/refunds.ts);
- * rate-limit windows long over are deleted.
+ * rate-limit windows long over are deleted; a bought image's kept automatic pass goes at once (retention.ts).
  */
 export async function runMaintenance(): Promise<MaintenanceReport> {
   const staleJobsFailed = await failStaleJobs();
@@ -29,5 +30,6 @@ export async function runMaintenance(): Promise<MaintenanceReport> {
   const resultsExpired = await expireUnpurchased();
   const rateLimitsPruned = await pruneRateLimits();
   const refundsRetried = await retryOwedRefunds();
-  return { staleJobsFailed, uploadsExpired, checkoutsExpired, resultsExpired, rateLimitsPruned, refundsRetried };
+  const passesDropped = await dropPurchasedPasses();
+  return { staleJobsFailed, uploadsExpired, checkoutsExpired, resultsExpired, rateLimitsPruned, refundsRetried, passesDropped };
 }

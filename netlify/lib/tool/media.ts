@@ -22,6 +22,8 @@ export const paths = {
   originalView: (id: string) => `previews/${id}.original.jpg`,
   /** The buyer's colour reference photo for a grey or sepia original (private, like the original). */
   reference: (id: string, ext: string) => `originals/${id}.reference.${ext}`,
+  /** The kept automatic pass of an image (the engine's render-cache.ts), so heal and hint re-renders start from it. */
+  imagePass: (id: string) => `passes/${id}.bin`,
   videoResult: (id: string) => `results/${id}.mp4`,
   videoPreview: (id: string) => `previews/${id}.mp4`,
   upload: (uploadId: string) => `uploads/${uploadId}`,

@@ -17,6 +17,9 @@ import { IMAGE_MODELS, promptSchema } from '../../lib/tool/image-schema';
 import { DEFAULT_IMAGE_PROMPT, FILE_ACCEPT, MAX_UPLOAD_MB, isAcceptedFile, previewUrl } from '../../lib/tool/constants';
 import { ApiError, applyHeal, applyHints, applyReference, downloadResult, loadImageResult, processImage, type ColorHint, type ImageResult } from '../../lib/tool/api';
 import { useSavedResult } from './useSavedResult';
+import { useHealMarks } from './useHealMarks';
+
+const NO_MARKS: ImageResult['healMarks'] = [];
 
 /** The Restore & Colorize tab. */
 export default function ImageTab({ announce }: { announce: (text: string) => void }) {
@@ -118,6 +121,9 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
       setApplying(false);
     }
   };
+  // Heal marks, shared by the heal brush under the result and the full-size viewer's.
+  const heal = useHealMarks(result?.healMarks ?? NO_MARKS, (next, done) => rerender((id) => applyHeal(id, next), done), applying);
+
   const apply = () => rerender((id) => applyHints(id, hints), MSG.hintsApplied);
   // A colour reference photo; null goes back to automatic colours.
   const reference = (chosen: File | null) => {
@@ -257,6 +263,7 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
                 afterLabel="Restored"
                 width={result.width ?? undefined}
                 height={result.height ?? undefined}
+                heal={bought ? undefined : heal}
               />
               {bought ? (
                 <span className="self-center font-semibold text-success" data-testid="purchased">{MSG.purchased}</span>
@@ -270,14 +277,7 @@ export default function ImageTab({ announce }: { announce: (text: string) => voi
               {bought ? MSG.purchasedImageNote : 'The preview and its download carry a watermark; after purchase you download the full-resolution file without it.'}
             </p>
             {!bought && (
-              <HealBrush
-                imageUrl={result.processedUrl}
-                width={result.width ?? undefined}
-                height={result.height ?? undefined}
-                marks={result.healMarks}
-                onCommit={(next, done) => rerender((id) => applyHeal(id, next), done)}
-                busy={applying}
-              />
+              <HealBrush imageUrl={result.processedUrl} width={result.width ?? undefined} height={result.height ?? undefined} heal={heal} />
             )}
             {!bought && (
               <HintPicker imageUrl={result.processedUrl} width={result.width ?? undefined} height={result.height ?? undefined} hints={hints} onChange={setHints} onApply={apply} busy={applying} />

@@ -7,8 +7,10 @@ export interface Point {
   y: number;
 }
 
-/** Brush sizes offered, as a share of the picture's long side (within the server's HEAL_RADIUS range). */
+/** Brush sizes offered, as a share of the picture's long side (within the server's HEAL_RADIUS range). The
+ * finest follows a 1–2 px scratch on a large scan, zoomed in the full-size viewer. */
 export const BRUSH_SIZES = [
+  { id: 'finest', label: 'Finest', radius: 0.003 },
   { id: 'fine', label: 'Fine', radius: 0.008 },
   { id: 'medium', label: 'Medium', radius: 0.016 },
   { id: 'wide', label: 'Wide', radius: 0.03 },
@@ -26,16 +28,25 @@ export const CLICK_SLOP_PX = 4;
 const STROKE_GAP_PX = 3;
 
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
-/** Four decimals: a tenth of a pixel on a 1000-px preview, well under a pixel of a 12 MP original. */
-const round = (v: number) => Math.round(clamp01(v) * 10_000) / 10_000;
+/** Five decimals: well under a pixel of a 12 MP original, even when marked zoomed in. */
+const round = (v: number) => Math.round(clamp01(v) * 100_000) / 100_000;
 export const roundPoint = (p: Point): Point => ({ x: round(p.x), y: round(p.y) });
 
+/** Crosshair steps as shares of the picture's width and height (the large step is ten of them). */
+export type CrosshairStep = { x: number; y: number };
+export const DEFAULT_CROSSHAIR_STEP: CrosshairStep = { x: CROSSHAIR_STEP, y: CROSSHAIR_STEP };
+/** Screen pixels an arrow key moves the crosshair in the full-size viewer, whatever the zoom. */
+export const VIEWER_CROSSHAIR_PX = 2;
+
+/** Crosshair steps of VIEWER_CROSSHAIR_PX screen pixels on a picture shown `width` × `height` screen pixels. */
+export const screenStep = (width: number, height: number): CrosshairStep => ({ x: VIEWER_CROSSHAIR_PX / Math.max(1, width), y: VIEWER_CROSSHAIR_PX / Math.max(1, height) });
+
 /** The crosshair after an arrow key, or null when the key is not an arrow. */
-export function moveCrosshair(p: Point, key: string, large: boolean): Point | null {
-  const step = large ? CROSSHAIR_STEP_LARGE : CROSSHAIR_STEP;
-  const delta: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+export function moveCrosshair(p: Point, key: string, large: boolean, step: CrosshairStep = DEFAULT_CROSSHAIR_STEP): Point | null {
+  const k = large ? CROSSHAIR_STEP_LARGE / CROSSHAIR_STEP : 1;
+  const delta: Record<string, [number, number]> = { ArrowLeft: [-step.x, 0], ArrowRight: [step.x, 0], ArrowUp: [0, -step.y], ArrowDown: [0, step.y] };
   const d = delta[key];
-  return d ? roundPoint({ x: p.x + d[0], y: p.y + d[1] }) : null;
+  return d ? roundPoint({ x: p.x + k * d[0], y: p.y + k * d[1] }) : null;
 }
 
 /**

@@ -90,3 +90,21 @@ export function viewForKey(key: string, shift: boolean, view: View, image: Size,
       return null;
   }
 }
+
+/** The image point (px) shown at viewport point `at`. */
+export function imagePoint(view: View, viewport: Size, at: { x: number; y: number }): { x: number; y: number } {
+  return { x: view.cx + (at.x - viewport.w / 2) / view.scale, y: view.cy + (at.y - viewport.h / 2) / view.scale };
+}
+
+/**
+ * The view moved just enough that image point `p` (px) is at least `margin` screen pixels inside the viewport
+ * (the heal brush's keyboard crosshair stays in sight while it moves).
+ */
+export function keepInView(view: View, p: { x: number; y: number }, image: Size, viewport: Size, margin = 40): View {
+  const half = (port: number) => Math.max(0, port / 2 - margin) / view.scale;
+  const hx = half(viewport.w);
+  const hy = half(viewport.h);
+  const cx = Math.min(Math.max(view.cx, p.x - hx), p.x + hx);
+  const cy = Math.min(Math.max(view.cy, p.y - hy), p.y + hy);
+  return clampView({ ...view, cx, cy }, image, viewport);
+}

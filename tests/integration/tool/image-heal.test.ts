@@ -9,6 +9,8 @@ import { MAX_HEAL_MARKS, MAX_HEAL_POINTS } from '../../../src/lib/tool/image-sch
 import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
 import { MSG } from '../../../src/lib/messages';
+import { decodePass, encodePass } from '../../../netlify/lib/image/render-cache';
+import { runMaintenance } from '../../../netlify/lib/tool/maintenance';
 import { startEmbedded } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
 import { BASE, DAMAGED, damageContrast, damagedPhoto, multipart } from './helpers';
@@ -139,5 +141,44 @@ describe('heal brush', () => {
     expect((await late.json()).error).toBe(MSG.imageFinal);
     expect((await clean(id)).equals(before)).toBe(true);
     expect(await storedMarks(id)).toEqual([]);
+    // Nothing re-renders a bought result: maintenance drops its kept automatic pass.
+    const passPath = (await getTransformation(id))!.meta.passPath!;
+    expect(await getStorage().get(passPath)).not.toBeNull();
+    expect((await runMaintenance()).passesDropped).toBeGreaterThanOrEqual(1);
+    expect(await getStorage().get(passPath)).toBeNull();
+    expect((await getTransformation(id))!.meta.passPath).toBeUndefined();
+  });
+});
+
+describe('kept automatic pass', () => {
+  it('heal and hint re-renders start from the kept pass, not from the original', async () => {
+    const id = await restore();
+    const passPath = (await getTransformation(id))!.meta.passPath!;
+    expect(passPath).toBe(`passes/${id}.bin`);
+    const kept = (await decodePass((await getStorage().get(passPath))!, 'sd-xl'))!;
+    expect([kept.width, kept.height, kept.tone]).toEqual([W, H, 'grey']);
+    // A pass whose restored luminance is a flat mid-grey: a re-render that uses it cannot show the photo's bar.
+    await getStorage().put(passPath, await encodePass({ ...kept, L: new Float32Array(W * H).fill(50) }), 'application/octet-stream');
+    expect((await heal(id, [STROKE])).status).toBe(200);
+    // Neither the bar (under the mark) nor the spot (not marked) is there: the whole picture came from the pass.
+    const flat = await damage(id);
+    expect(Math.abs(flat.bar)).toBeLessThan(3);
+    expect(Math.abs(flat.spot)).toBeLessThan(3);
+    expect((await hints(id, [{ x: 0.5, y: 0.5, color: '#c06030' }])).status).toBe(200);
+    expect(Math.abs((await damage(id)).spot)).toBeLessThan(3);
+  });
+
+  it('a missing or unreadable pass is rebuilt from the original, and the re-render still heals', async () => {
+    const id = await restore();
+    const passPath = (await getTransformation(id))!.meta.passPath!;
+    await getStorage().put(passPath, Buffer.from('not a pass'), 'application/octet-stream');
+    const res = await heal(id, [STROKE]);
+    expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
+    expect(Math.abs((await damage(id)).bar)).toBeLessThan(6);
+    expect(await decodePass((await getStorage().get(passPath))!, 'sd-xl')).not.toBeNull();
+    await getStorage().remove([passPath]);
+    expect((await heal(id, [])).status).toBe(200);
+    expect((await damage(id)).bar).toBeGreaterThan(30);
+    expect(await getStorage().get(passPath)).not.toBeNull();
   });
 });

@@ -1,7 +1,10 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { detectDamage } from '../../../netlify/lib/image/damage-detect';
-import { healMarks, healMarksSchema } from '../../../netlify/lib/image/heal';
-import { restoreLuminance } from '../../../netlify/lib/image/restore';
+import { GREY_TO_L } from '../../../netlify/lib/image/lab';
+import { renderPass, type AutomaticPass } from '../../../netlify/lib/image/pipeline';
+import { detectDamage } from '../../../netlify/lib/image/detect/detector';
+import { healMarks, healMarksSchema } from '../../../netlify/lib/image/fill/heal';
+import { restoreLuminance } from '../../../netlify/lib/image/restore/restore';
 
 // Generated pictures only: a seeded grain so every run sees the same photo.
 function grainy(w: number, h: number, base: (x: number, y: number) => number, sigma = 1.2, seed = 7): Float32Array {
@@ -31,7 +34,7 @@ describe('damage removal keeps the photo’s own fine structure', () => {
       return (off - on) / n;
     };
     const before = gridContrast(L);
-    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY_DAMAGE });
     expect(mean(out, w, scratch.filter(([, y]) => y > 2 && y < h - 3))).toBeLessThan(64);
     expect(mean(out, w, arc)).toBeLessThan(64);
     expect(mean(out, w, specks)).toBeGreaterThan(52);
@@ -50,7 +53,7 @@ describe('damage removal keeps the photo’s own fine structure', () => {
     }
     const found = (await detectDamage(L, w, h)).mask;
     expect(faint.every(([x, y]) => found[y * w + x])).toBe(true);
-    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY_DAMAGE });
     const beside = faint.map(([x, y]) => [x + 4, y] as [number, number]);
     expect(Math.abs(mean(out, w, faint) - mean(out, w, beside))).toBeLessThan(1.2);
   });
@@ -60,7 +63,7 @@ describe('damage removal keeps the photo’s own fine structure', () => {
     const L = grainy(w, h, () => 50);
     for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) L[y * w + x] = 80; // sunlit leaves: detail
     for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) L[(130 + dy) * w + 40 + dx] = 85; // a dust speck
-    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE);
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY_DAMAGE });
     expect(out[130 * w + 40]).toBeLessThan(56);
     let kept = 0, dots = 0;
     for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) { dots++; if (out[y * w + x] > 75) kept++; }
@@ -114,11 +117,18 @@ describe('heal marks (the engine entry point of the heal brush)', () => {
     expect(L).toEqual(before);
   });
 
-  it('the pipeline option applies the marks after the automatic pass', async () => {
+  it('a render of an automatic pass applies the marks on its restored luminance, and leaves the pass as it was', async () => {
     const L = picture();
+    const pass: AutomaticPass = {
+      model: 'sd-xl', width: w, height: h, tone: 'grey', L: L.slice(), method: 'test', colourSource: { kind: 'automatic' },
+      chroma: { a: new Float32Array(20 * 16), b: new Float32Array(20 * 16), width: 20, height: 16 },
+    };
     const heal = [{ points: [{ x: 60 / 199, y: 38 / 159 }, { x: 60 / 199, y: 72 / 159 }], radius: 0.02 }];
-    const { L: out } = await restoreLuminance(L, w, h, ONLY_DAMAGE, {}, heal);
-    expect(Math.abs(scratchDepth(out))).toBeLessThan(1.5);
+    const { image } = await renderPass(pass, { heal });
+    const grey = await sharp(image).greyscale().raw().toBuffer();
+    const healed = Float32Array.from(grey, (v) => GREY_TO_L[v]!);
+    expect(Math.abs(scratchDepth(healed))).toBeLessThan(2);
+    expect(pass.L).toEqual(L);
   });
 
   it('the marks schema refuses out-of-range points, too many marks and wrong types', () => {
@@ -127,5 +137,85 @@ describe('heal marks (the engine entry point of the heal brush)', () => {
     expect(healMarksSchema.safeParse([{ points: [] }]).success).toBe(false);
     expect(healMarksSchema.safeParse([{ points: [{ x: '0.5', y: 0.5 }] }]).success).toBe(false);
     expect(healMarksSchema.safeParse(Array.from({ length: 65 }, () => ({ points: [{ x: 0, y: 0 }] }))).success).toBe(false);
+  });
+});
+
+describe('scratches across fine structure, fibres in texture', () => {
+  const w = 240, h = 180;
+  const ONLY = { workPixels: 1e6, denoise: 0, localContrast: 0, sharpen: 0, fade: 0, vignette: 0 };
+  /** A fine regular grid (a screen, a carved facade): dark 1-px lines every `period` px both ways. */
+  const grid = (period: number) => (x: number, y: number) => 62 - (x % period === 0 || y % period === 0 ? 14 : 0);
+  /** Contrast of the grid over the cells away from `skip` (dark lines against the cell centres). */
+  const gridContrast = (P: Float32Array, period: number, skip: (x: number, y: number) => boolean) => {
+    let on = 0, off = 0, n = 0;
+    const first = 10 - (10 % period), c = Math.floor(period / 2);
+    for (let y = first; y < h - 10; y += period) for (let x = first; x < w - 10; x += period) {
+      if (skip(x, y)) continue;
+      on += P[(y + c) * w + x]!;
+      off += P[(y + c) * w + x + c]!;
+      n++;
+    }
+    return (off - on) / n;
+  };
+
+  /** A grid of `period` with a 1-px light scratch at `angle`°, restored: the scratch's pixels and the grid's contrast before and after. */
+  const scratchedGrid = async (angle: number, period: number) => {
+    const L = grainy(w, h, grid(period), 0.8, 11 + period);
+    const t = Math.tan((angle * Math.PI) / 180);
+    const scratch: [number, number][] = [];
+    for (let x = 5; x < w - 5; x++) {
+      const y = Math.round(30 + x * t);
+      if (y < 0 || y >= h) continue;
+      L[y * w + x] = 88;
+      scratch.push([x, y]);
+    }
+    const near = (x: number, y: number) => scratch.some(([sx, sy]) => Math.abs(sx - x) <= period + 1 && Math.abs(sy - y) <= period + 1);
+    const before = gridContrast(L, period, near);
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY });
+    return { scratchLevel: mean(out, w, scratch.filter(([x]) => x > 10 && x < w - 10)), contrastKept: gridContrast(out, period, near) / before };
+  };
+
+  for (const [angle, period] of [[20, 3], [25, 4], [30, 5]] as const) {
+    it(`a grid of period ${period} px crossed by a scratch at ${angle}° keeps ≥ 90 % of its contrast`, async () => {
+      expect((await scratchedGrid(angle, period)).contrastKept).toBeGreaterThanOrEqual(0.9);
+    });
+    // Known gap (netlify/lib/image/README.md): the pixel network takes this scratch for part of the grid. `fails`
+    // turns red the day the engine removes it, so the test is switched back then.
+    it.fails(`removes a 1-px light scratch at ${angle}° across a grid of period ${period} px (known gap)`, async () => {
+      // The scratch is gone: its pixels sit at the picture's own level (the grid's mean is about 55–60).
+      expect((await scratchedGrid(angle, period)).scratchLevel).toBeLessThan(66);
+    });
+  }
+
+  it('leaves the grid alone when nothing is damaged', async () => {
+    for (const period of [3, 4, 5]) {
+      const L = grainy(w, h, grid(period), 0.8, 21 + period);
+      const { L: out, report } = await restoreLuminance({ L, width: w, height: h, options: ONLY });
+      expect(report.defectPixels, `period ${period}`).toBeLessThan(w * h * 0.002);
+      let changed = 0;
+      for (let i = 0; i < L.length; i++) if (Math.abs(out[i]! - L[i]!) > 0.01) changed++;
+      expect(changed / L.length, `period ${period}`).toBeLessThan(0.002);
+    }
+  });
+
+  it('removes a short dark curved fibre from foliage-like texture', async () => {
+    // Foliage: leaf-sized blobs of light and shade (a sum of smooth bumps) with grain.
+    const bumps = Array.from({ length: 140 }, (_, k) => ({ x: (k * 97) % w, y: (k * 53) % h, r: 3 + (k % 5), a: k % 2 ? 9 : -7 }));
+    const leaves = (x: number, y: number) => 55 + bumps.reduce((s, b) => s + b.a * Math.exp(-((x - b.x) ** 2 + (y - b.y) ** 2) / (2 * b.r * b.r)), 0);
+    const L = grainy(w, h, leaves, 1.2, 5);
+    const clean = L.slice();
+    const fibre: [number, number][] = [];
+    for (let t = 0; t <= 1; t += 0.02) {
+      // A 24-px curl.
+      const x = Math.round(120 + 22 * t - 6 * Math.sin(Math.PI * t));
+      const y = Math.round(90 + 10 * Math.sin(Math.PI * t) - 6 * t);
+      if (fibre.some(([fx, fy]) => fx === x && fy === y)) continue;
+      fibre.push([x, y]);
+      L[y * w + x] = Math.min(L[y * w + x]!, clean[y * w + x]! - 26);
+    }
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY });
+    const depth = (P: Float32Array) => fibre.reduce((s, [x, y]) => s + (clean[y * w + x]! - P[y * w + x]!), 0) / fibre.length;
+    expect(depth(L)).toBeGreaterThan(20);
+    expect(depth(out)).toBeLessThan(6);
   });
 });

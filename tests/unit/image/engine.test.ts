@@ -4,7 +4,7 @@ import { ImageInputError, inspectImage, restoreAndColorize } from '../../../netl
 import { makePreview } from '../../../netlify/lib/media/image-preview';
 import { labToRgb, rgbToLab } from '../../../netlify/lib/image/lab';
 import { propagateHints } from '../../../netlify/lib/image/hints';
-import { restoreLuminance } from '../../../netlify/lib/image/restore';
+import { restoreLuminance } from '../../../netlify/lib/image/restore/restore';
 
 const ALL = ['jpeg', 'png', 'tiff'] as const;
 const grey = (w: number, h: number, v: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: v, g: v, b: v } } });
@@ -50,7 +50,7 @@ describe('restoration', () => {
     const L = new Float32Array(w * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) L[y * w + x] = x < 100 ? 30 : 70;
     for (let y = 0; y < h; y++) L[y * w + 50] = 95; // scratch in the dark half
-    const { L: out } = await restoreLuminance(L, w, h, { workPixels: 1e6, denoise: 0.85, localContrast: 0, sharpen: 0.5, fade: 0, vignette: 0 });
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: { workPixels: 1e6, denoise: 0.85, localContrast: 0, sharpen: 0.5, fade: 0, vignette: 0 } });
     for (let y = 5; y < h - 5; y++) expect(Math.abs(out[y * w + 50] - out[y * w + 40])).toBeLessThan(3);
     const row = 60 * w;
     expect(Math.abs(out[row + 20] - out[row + 30])).toBeLessThan(1);
@@ -67,7 +67,7 @@ describe('dust and scratch detection', () => {
     for (let y = 2; y < h; y += 4) for (let x = 162; x < w; x += 4) L[y * w + x] = 80;
     L[130 * w + 40] = L[130 * w + 41] = L[131 * w + 40] = L[131 * w + 41] = 85; // dust speck in a flat area
     for (let t = 0; t < 120; t++) L[(20 + t) * w + 30 + t] = 58; // faint 1-px diagonal scratch (+8 L*)
-    const { L: out } = await restoreLuminance(L, w, h, NO_EXTRAS);
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: NO_EXTRAS });
     expect(out[130 * w + 40]).toBeLessThan(55);
     for (let t = 10; t < 110; t += 7) expect(out[(20 + t) * w + 30 + t], `scratch at t=${t}`).toBeLessThan(53);
     let kept = 0, specks = 0;
@@ -77,7 +77,7 @@ describe('dust and scratch detection', () => {
   it('undoes a fade in display value: blacks return to black, the middle grey keeps its place', async () => {
     const L = new Float32Array(w * h);
     for (let i = 0; i < L.length; i++) L[i] = 25 + (50 * (i % w)) / w; // faded ramp L* 25..75
-    const { L: out } = await restoreLuminance(L, w, h, { ...NO_EXTRAS, fade: 1 });
+    const { L: out } = await restoreLuminance({ L, width: w, height: h, options: { ...NO_EXTRAS, fade: 1 } });
     const row = 80 * w;
     expect(out[row + 1]).toBeLessThan(5);
     expect(Math.abs(out[row + w / 2] - L[row + w / 2])).toBeLessThan(1.5);

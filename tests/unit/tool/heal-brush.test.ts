@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HEAL_RADIUS, MAX_HEAL_POINTS, healMarkSchema } from '../../../src/lib/tool/image-schema';
-import { BRUSH_SIZES, CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE, markPoints, moveCrosshair } from '../../../src/lib/tool/heal-brush';
+import { BRUSH_SIZES, CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE, VIEWER_CROSSHAIR_PX, markPoints, moveCrosshair, screenStep } from '../../../src/lib/tool/heal-brush';
 
 describe('heal brush logic', () => {
   it('moves the crosshair with the arrow keys, Shift for bigger steps, and keeps it on the picture', () => {
@@ -33,5 +33,16 @@ describe('heal brush logic', () => {
       expect(b.radius).toBeGreaterThanOrEqual(HEAL_RADIUS.min);
       expect(b.radius).toBeLessThanOrEqual(HEAL_RADIUS.max);
     }
+  });
+});
+
+describe('heal brush crosshair in the full-size viewer', () => {
+  it('moves by a few screen pixels whatever the zoom: a smaller share of a picture shown larger', () => {
+    const at100 = screenStep(1000, 500);
+    const at200 = screenStep(2000, 1000);
+    expect(at100).toEqual({ x: VIEWER_CROSSHAIR_PX / 1000, y: VIEWER_CROSSHAIR_PX / 500 });
+    expect(at200.x).toBeCloseTo(at100.x / 2);
+    expect(moveCrosshair({ x: 0.5, y: 0.5 }, 'ArrowRight', false, at200)).toEqual({ x: 0.501, y: 0.5 });
+    expect(moveCrosshair({ x: 0.5, y: 0.5 }, 'ArrowDown', true, at200)).toEqual({ x: 0.5, y: 0.52 });
   });
 });

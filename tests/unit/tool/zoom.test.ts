@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAN_STEP, ZOOM_MAX, clampView, fitScale, fitView, panBy, transformFor, viewForKey, zoomTo } from '../../../src/lib/tool/zoom';
+import { PAN_STEP, ZOOM_MAX, clampView, fitScale, fitView, panBy, transformFor, viewForKey, zoomTo, imagePoint, keepInView } from '../../../src/lib/tool/zoom';
 
 const image = { w: 2000, h: 1000 };
 const port = { w: 800, h: 600 };
@@ -46,5 +46,25 @@ describe('result viewer geometry', () => {
   it('renders the view as a transform', () => {
     expect(transformFor({ scale: 1, cx: 400, cy: 300 }, port)).toBe('translate(0.00px, 0.00px) scale(1.0000)');
     expect(transformFor(fitView(image, port), port)).toBe('translate(0.00px, 100.00px) scale(0.4000)');
+  });
+});
+
+describe('heal brush geometry in the viewer', () => {
+  const image = { w: 2000, h: 1000 };
+  const port = { w: 800, h: 600 };
+  it('maps a viewport point to the picture pixel under it at any zoom', () => {
+    const view = { scale: 2, cx: 1000, cy: 500 };
+    expect(imagePoint(view, port, { x: 400, y: 300 })).toEqual({ x: 1000, y: 500 });
+    expect(imagePoint(view, port, { x: 0, y: 0 })).toEqual({ x: 800, y: 350 });
+    expect(imagePoint({ scale: 0.5, cx: 1000, cy: 500 }, port, { x: 800, y: 600 })).toEqual({ x: 1800, y: 1100 });
+  });
+  it('pans just enough to keep a point (the keyboard crosshair) in sight, and not at all when it is', () => {
+    const view = { scale: 2, cx: 1000, cy: 500 };
+    expect(keepInView(view, { x: 1000, y: 500 }, image, port)).toEqual(view);
+    const moved = keepInView(view, { x: 1300, y: 500 }, image, port, 40);
+    // 40 screen px inside the right edge: (400 − 40) / 2 = 180 picture px right of the centre.
+    expect(moved.cx).toBeCloseTo(1300 - 180);
+    expect(moved.cy).toBe(500);
+    expect(keepInView(view, { x: 1990, y: 990 }, image, port).cx).toBeLessThanOrEqual(image.w - port.w / 4);
   });
 });

@@ -2,7 +2,7 @@
 // exemplar inpainting (texture and edges carried in from the surroundings, no smear), the rest of the hole,
 // never seen, by a cheap smooth fill. Luma gets the exemplar fill; chroma, which varies slowly, the smooth one.
 
-import { inpaintExemplar } from '../../image/inpaint';
+import { inpaintPatches } from '../../image/fill/patches';
 import type { Yuv420 } from '../yuv';
 import { sample } from './planes';
 
@@ -43,7 +43,7 @@ function exemplarFill(plane: Float32Array, mask: Uint8Array, width: number, heig
   for (let i = 0; i < mask.length; i++) count += mask[i]!;
   if (count === 0) return;
   if (count <= FULL_SIZE_FILL_MAX || width < 8 || height < 8) {
-    inpaintExemplar(plane, width, height, mask, { window: SEARCH_RADIUS });
+    inpaintPatches(plane, width, height, mask, { window: SEARCH_RADIUS });
     return;
   }
   const hw = width >> 1;
@@ -57,7 +57,7 @@ function exemplarFill(plane: Float32Array, mask: Uint8Array, width: number, heig
       halfMask[y * hw + x] = mask[i]! | mask[i + 1]! | mask[i + width]! | mask[i + width + 1]!;
     }
   }
-  inpaintExemplar(half, hw, hh, halfMask, { window: SEARCH_RADIUS });
+  inpaintPatches(half, hw, hh, halfMask, { window: SEARCH_RADIUS });
   for (let y = 0; y < height; y++) {
     const fy = Math.min(hh - 1, Math.max(0, (y - 0.5) / 2));
     const y0 = Math.min(hh - 2, Math.floor(fy));

@@ -1,12 +1,12 @@
-import model from './damage-model.json' with { type: 'json' };
-import { FEATURE_NAMES } from './damage-features';
-import { OBJECT_FEATURE_NAMES } from './damage-objects';
+import model from './model.json' with { type: 'json' };
+import { FEATURE_NAMES } from './evidence';
+import { OBJECT_FEATURE_NAMES } from './objects';
 
 /**
  * The damage classifiers: two one-hidden-layer networks, one giving each candidate pixel a probability of
- * being damage (over damage-features.ts), one deciding on each component of likely pixels as a whole (over
- * damage-objects.ts). Their weights (damage-model.json) are learned by scripts/train-damage-detector.ts
- * from damage painted on photos from Debian packages, never from the benchmark's fixtures.
+ * being damage (over evidence.ts), one deciding on each component of likely pixels as a whole (over
+ * objects.ts). Their weights (model.json) are learned by scripts/train-damage-detector.ts (`npm run
+ * train:damage`) from damage painted on photos from Debian packages, never from the benchmark's fixtures.
  */
 export type Network = {
   features: readonly string[];
@@ -25,20 +25,34 @@ export const squash = (v: number) => Math.sign(v) * Math.log1p(Math.abs(v));
 
 export const DAMAGE_MODELS = model as unknown as DamageModels;
 
+type Packed = { mean: Float64Array; scale: Float64Array; W1: Float64Array; b1: Float64Array; W2: Float64Array };
+
 /** A network's weights as typed arrays, made once: the pixel network runs on every candidate of a photo. */
-const packed = new WeakMap<Network, { mean: Float64Array; scale: Float64Array; W1: Float64Array; b1: Float64Array; W2: Float64Array }>();
-function pack(net: Network) {
+const packed = new WeakMap<Network, Packed>();
+function pack(net: Network): Packed {
   let p = packed.get(net);
-  if (!p) packed.set(net, (p = { mean: Float64Array.from(net.mean), scale: Float64Array.from(net.scale), W1: Float64Array.from(net.W1), b1: Float64Array.from(net.b1), W2: Float64Array.from(net.W2) }));
+  if (!p) {
+    p = {
+      mean: Float64Array.from(net.mean),
+      scale: Float64Array.from(net.scale),
+      W1: Float64Array.from(net.W1),
+      b1: Float64Array.from(net.b1),
+      W2: Float64Array.from(net.W2),
+    };
+    packed.set(net, p);
+  }
   return p;
 }
 
 /** The network's probability for each row of `values` (its feature count per row). */
 export function predict(net: Network, values: Float32Array, names: readonly string[]): Float32Array {
-  if (net.features.join() !== names.join()) throw new Error('The damage model was trained on other features: run scripts/train-damage-detector.ts');
-  const F = names.length, H = net.hidden, count = values.length / F;
+  if (net.features.join() !== names.join()) throw new Error('The damage model was trained on other features: run npm run train:damage');
+  const F = names.length;
+  const H = net.hidden;
+  const count = values.length / F;
   const { mean, scale, W1, b1, W2 } = pack(net);
-  const out = new Float32Array(count), z = new Float64Array(F);
+  const out = new Float32Array(count);
+  const z = new Float64Array(F);
   for (let c = 0; c < count; c++) {
     const o = c * F;
     for (let k = 0; k < F; k++) z[k] = (squash(values[o + k]!) - mean[k]!) / scale[k]!;

@@ -1,0 +1,125 @@
+import { measureEvidence, type Evidence } from './evidence';
+import { objectProbabilities, pixelProbabilities } from './model';
+import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './objects';
+import { followPath, PATH, withFlanks } from './paths';
+import { residualOf, type Residual } from './residual';
+import { halfSums, lineField, type LineField } from './lines';
+
+/** Half-length of the line field, in half-size pixels (a line about 41 px long at full size). */
+const FIELD_HALF = 10;
+
+/**
+ * Decision thresholds of the detector: the object probability from which a component is removed. Chosen on the
+ * generated validation set (bench/validation.ts), never on the public fixtures.
+ */
+export const DETECT = {
+  object: Number(process.env.T_OBJ ?? 0.5),
+  /** Specks (components of at most `speckSize` pixels) are kept from a lower probability: a missed speck shows
+   * as much as a missed scratch, while filling a few wrong pixels costs little. */
+  speck: Number(process.env.T_SPECK ?? 0.3),
+  speckSize: 6,
+  /** A component of at most `crowdSize` pixels with more than `crowd` other kept ones centred within `crowdRadius`
+   * px is texture (sunlit leaves, gravel, a screen), not dust: it stays. */
+  crowdSize: 12,
+  crowd: Number(process.env.T_CROWD ?? 3),
+  crowdRadius: 8,
+};
+
+export type DamageDetection = {
+  /** Pixels to fill: the damage and its flanks. */
+  mask: Uint8Array;
+  /** The damage itself. */
+  core: Uint8Array;
+  scratches: number;
+  specks: number;
+};
+
+export type DetectionStages = {
+  evidence: Evidence;
+  pixelP: Float32Array;
+  objects: DamageObjects;
+  objectP: Float32Array;
+};
+
+/** The residual, its line field and the evidence of every candidate pixel. */
+export async function detectionEvidence(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<{ evidence: Evidence; field: LineField }> {
+  const residual = await residualOf(L, w, h, median5);
+  const half = halfSums(residual.r, w, h);
+  const field = lineField(half.plane, half.width, half.height, FIELD_HALF);
+  return { evidence: measureEvidence(L, w, h, residual, field), field };
+}
+
+/** Every stage of the detection, for training and diagnostics (detectDamage keeps only the mask). */
+export async function detectionStages(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DetectionStages> {
+  const { evidence } = await detectionEvidence(L, w, h, median5);
+  const pixelP = pixelProbabilities(evidence.values);
+  const objects = damageObjects(L, evidence, pixelP, w, h);
+  const objectP = objectProbabilities(objects.values);
+  return { evidence, pixelP, objects, objectP };
+}
+
+const objectValue = (objects: DamageObjects, k: number, name: (typeof OBJECT_FEATURE_NAMES)[number]) =>
+  objects.values[k * OBJECT_FEATURE_COUNT + OBJECT_FEATURE_NAMES.indexOf(name)]!;
+
+/**
+ * Finds dust, scratches and fibres on an L* plane: pixel evidence (evidence.ts) scored by the pixel network,
+ * likely pixels grouped into objects (objects.ts) scored by the object network, every kept scratch followed as
+ * a path (paths.ts), and the mask made exact with the strokes' flanks.
+ */
+export async function detectDamage(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DamageDetection> {
+  const [stages, wide] = await Promise.all([detectionStages(L, w, h, median5), residualOf(L, w, h, undefined, 9)]);
+  return decide(stages, wide, w, h);
+}
+
+/** The damage mask from the detection's stages: the kept objects, their paths and flanks (`wide`: the 9×9 residual). */
+export function decide({ evidence, objects, objectP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
+  const core = new Uint8Array(w * h);
+  let scratches = 0;
+  let specks = 0;
+  const likely = objects.pixels.map((members, k) => objectP[k]! > (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
+  const crowd = crowdCounts(objects, likely, w, h);
+  objects.pixels.forEach((members, k) => {
+    if (!likely[k]) return;
+    if (members.length <= DETECT.crowdSize && crowd[k]! > DETECT.crowd) return;
+    for (const i of members) core[i] = 1;
+    const line = objectValue(objects, k, 'length') >= PATH.length && objectValue(objects, k, 'straightness') >= PATH.straightness;
+    if (line) {
+      scratches++;
+      followPath(core, evidence, objects, k, w, h);
+    } else specks++;
+  });
+  const mask = withFlanks(core, wide.r, wide.sigma, w, h);
+  return { mask, core, scratches, specks };
+}
+
+/** For each component, how many other likely ones have their centre within DETECT.crowdRadius of its own. */
+function crowdCounts(objects: DamageObjects, likely: boolean[], w: number, h: number): Int32Array {
+  const centre = new Int32Array(objects.pixels.length);
+  const S = new Int32Array((w + 1) * (h + 1));
+  objects.pixels.forEach((members, k) => {
+    let sx = 0;
+    let sy = 0;
+    for (const i of members) {
+      sx += i % w;
+      sy += Math.floor(i / w);
+    }
+    const x = Math.round(sx / members.length);
+    const y = Math.round(sy / members.length);
+    centre[k] = y * w + x;
+    if (likely[k]) S[(y + 1) * (w + 1) + x + 1]!++;
+  });
+  for (let y = 1; y <= h; y++) {
+    for (let x = 1; x <= w; x++) S[y * (w + 1) + x]! += S[(y - 1) * (w + 1) + x]! + S[y * (w + 1) + x - 1]! - S[(y - 1) * (w + 1) + x - 1]!;
+  }
+  const r = DETECT.crowdRadius;
+  return centre.map((c, k) => {
+    const x = c % w;
+    const y = (c - x) / w;
+    const x0 = Math.max(0, x - r);
+    const y0 = Math.max(0, y - r);
+    const x1 = Math.min(w - 1, x + r);
+    const y1 = Math.min(h - 1, y + r);
+    const count = S[(y1 + 1) * (w + 1) + x1 + 1]! - S[y0 * (w + 1) + x1 + 1]! - S[(y1 + 1) * (w + 1) + x0]! + S[y0 * (w + 1) + x0]!;
+    return count - (likely[k] ? 1 : 0);
+  });
+}

@@ -1,0 +1,266 @@
+import { boxMean } from '../planes';
+import { LINE_DIRECTIONS, type LineField } from './lines';
+import type { Residual } from './residual';
+
+// Per-pixel evidence of damage, the pixel network's inputs. Only candidates are measured: pixels whose residual
+// (against the 5×5 median) stands out of the grain. For each, the line through it is found among 36 directions
+// (every 5°, any orientation: film scratches are near vertical, print scratches and fibres run anywhere) and
+// measured: how far the residual keeps its sign along it (9, 21 and 41 px), how quiet the ground is on the
+// parallel lines 2 and 4 px away, and the picture's profile across it — a scratch is a narrow symmetric ridge,
+// the edge of a wire or a letter is lopsided. A speck is a residual nothing around it matches.
+
+/** Directions of the line search, every 5° over half a turn (0° is horizontal, 90° vertical). */
+export const DIRECTION_COUNT = 36;
+/** Half-lengths (px) of the three line means: 9, 21 and 41 px long. */
+const HALVES = [4, 10, 20] as const;
+/** Perpendicular distances (px) of the side lines. */
+const SIDES = [2, 4] as const;
+/** Half-width and half-length (px) of the cross profile. */
+const PROFILE = { across: 3, along: 5 } as const;
+/** Outer and inner half-sides of the speck test's ring. */
+const RING = { outer: 5, inner: 2 } as const;
+/** Pixels farther than this from every border are measured without bound checks. */
+const MARGIN = HALVES[2] + SIDES[1] + 1;
+
+/**
+ * Which pixels are measured. A pixel whose residual stands `spreads` grain spreads out is a candidate if it is
+ * `strong`, or if a line through it keeps the residual's sign (its best 21-px line mean at least `line` line
+ * spreads): a weaker lone pixel is grain or texture. A fainter pixel (from `faint` spreads) is one too when the
+ * line field (lines.ts, about 41 px long) finds a line through it with its sign at `field` spreads: a faint
+ * scratch's pixels do not stand out one by one. From `field` spreads the field's direction is taken as the
+ * line's (refined to 5°); below, the direction is searched every 10°.
+ */
+export const CANDIDATE = {
+  spreads: Number(process.env.C_SPREADS ?? 2.5),
+  strong: Number(process.env.C_STRONG ?? 3.5),
+  line: Number(process.env.C_LINE ?? 3),
+  faint: Number(process.env.C_FAINT ?? 1),
+  field: Number(process.env.C_FIELD ?? 5),
+};
+
+export const FEATURE_NAMES = [
+  'residual', 'line9', 'line21', 'line41', 'directional', 'side2', 'side4', 'activity', 'speck', 'ground', 'vertical',
+  'asymmetry', 'edge', 'width', 'light', 'level', 'field', 'fieldDirectional',
+] as const;
+export const FEATURE_COUNT = FEATURE_NAMES.length;
+
+export type Evidence = {
+  /** Candidate pixels, as plane indices. */
+  candidates: Int32Array;
+  /** FEATURE_COUNT values per candidate, in FEATURE_NAMES order. */
+  values: Float32Array;
+  /** Index of each candidate's line direction (0 … DIRECTION_COUNT − 1). */
+  direction: Uint8Array;
+  /** The residual it was measured on. */
+  residual: Residual;
+  /** Spread of the grain's 21-px line means (the unit of line evidence). */
+  lineSigma: number;
+};
+
+/** Unit vector of direction k. */
+export function directionVector(k: number): readonly [number, number] {
+  const a = (k * Math.PI) / DIRECTION_COUNT;
+  return [Math.cos(a), Math.sin(a)];
+}
+
+/** Pixel offsets along direction k, step by step from the centre (0, +1, −1, +2, −2 …), `half` each way. */
+function alongOffsets(k: number, half: number, w: number, shift = 0): Int32Array {
+  const [ux, uy] = directionVector(k);
+  const out = new Int32Array(2 * half + 1);
+  let j = 0;
+  for (let s = 0; s <= half; s++) {
+    for (const t of s === 0 ? [0] : [s, -s]) {
+      const x = Math.round(t * ux - shift * uy);
+      const y = Math.round(t * uy + shift * ux);
+      out[j] = y * w + x;
+      j++;
+    }
+  }
+  return out;
+}
+
+type Geometry = { along: Int32Array[]; sides: Int32Array[][]; profile: Int32Array[][] };
+
+/** Offsets of every line measured, per direction, for a plane `w` wide. */
+function geometry(w: number): Geometry {
+  const along: Int32Array[] = [];
+  const sides: Int32Array[][] = [];
+  const profile: Int32Array[][] = [];
+  for (let k = 0; k < DIRECTION_COUNT; k++) {
+    along.push(alongOffsets(k, HALVES[2], w));
+    sides.push(SIDES.flatMap((d) => [alongOffsets(k, HALVES[1], w, d), alongOffsets(k, HALVES[1], w, -d)]));
+    const rows: Int32Array[] = [];
+    for (let o = -PROFILE.across; o <= PROFILE.across; o++) rows.push(alongOffsets(k, PROFILE.along, w, o));
+    profile.push(rows);
+  }
+  return { along, sides, profile };
+}
+
+/** Mean of `p` over the first `count` offsets from `i`, bounds checked against (x, y) when `checked`. */
+function meanAt(p: Float32Array, i: number, offsets: Int32Array, count: number, w: number, h: number, checked: boolean): number {
+  let s = 0;
+  let c = 0;
+  if (!checked) {
+    for (let j = 0; j < count; j++) s += p[i + offsets[j]!]!;
+    return s / count;
+  }
+  const x = i % w;
+  for (let j = 0; j < count; j++) {
+    const q = i + offsets[j]!;
+    if (q < 0 || q >= p.length) continue;
+    // A step that wrapped around a row edge lands more than the line's reach away in x.
+    if (Math.abs((q % w) - x) > MARGIN) continue;
+    s += p[q]!;
+    c++;
+  }
+  return c ? s / c : 0;
+}
+
+/** Spread of the grain's 21-px line means, from horizontal lines through a sample of pixels. */
+function lineSpread(r: Float32Array, w: number, h: number): number {
+  const half = HALVES[1];
+  const samples: number[] = [];
+  const step = Math.max(1, Math.floor((w * h) / 20_000));
+  for (let i = 0; i < w * h; i += step) {
+    const x = i % w;
+    if (x < half || x >= w - half) continue;
+    let s = 0;
+    for (let t = -half; t <= half; t++) s += r[i + t]!;
+    samples.push(Math.abs(s / (2 * half + 1)));
+  }
+  samples.sort((a, b) => a - b);
+  return Math.max(0.02, 1.4826 * (samples[samples.length >> 1] ?? 0.1));
+}
+
+/** Local standard deviation over (2r+1)² windows. */
+function localSpread(src: Float32Array, w: number, h: number, r: number): Float32Array {
+  const sq = new Float32Array(src.length);
+  for (let i = 0; i < src.length; i++) sq[i] = src[i]! * src[i]!;
+  const m = boxMean(src, w, h, r);
+  const m2 = boxMean(sq, w, h, r);
+  for (let i = 0; i < m.length; i++) m[i] = Math.sqrt(Math.max(0, m2[i]! - m[i]! * m[i]!));
+  return m;
+}
+
+/** The line field's block of full-resolution pixel i (the field is at half size), or −1 outside it. */
+function fieldIndex(field: LineField, i: number, w: number): number {
+  const x = (i % w) >> 1;
+  const y = Math.floor(i / w) >> 1;
+  return x < field.width && y < field.height ? y * field.width + x : -1;
+}
+
+/** The evidence of every candidate pixel of plane L (w × h) with its residual and line field. */
+export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, field: LineField): Evidence {
+  const { r, sigma, median } = residual;
+  const n = w * h;
+  const cand: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = r[i]!;
+    if (Math.abs(v) > CANDIDATE.spreads * sigma) cand.push(i);
+    else if (Math.abs(v) > CANDIDATE.faint * sigma) {
+      const f = fieldIndex(field, i, w);
+      if (f >= 0 && v * field.best[f]! > 0 && Math.abs(field.best[f]!) > CANDIDATE.field * field.spread) cand.push(i);
+    }
+  }
+  const abs = new Float32Array(n);
+  for (let i = 0; i < n; i++) abs[i] = Math.abs(r[i]!);
+  const activity = boxMean(abs, w, h, 5);
+  const ground = localSpread(median, w, h, 3);
+  const lineSigma = lineSpread(r, w, h);
+  const geo = geometry(w);
+  const values = new Float32Array(cand.length * FEATURE_COUNT);
+  const direction = new Uint8Array(cand.length);
+  const kept = new Int32Array(cand.length);
+  const coarse = new Float32Array(DIRECTION_COUNT / 2);
+  const counts = HALVES.map((half) => 2 * half + 1);
+  const profile = new Float32Array(2 * PROFILE.across + 1);
+  let c = 0;
+  for (const i of cand) {
+    const x = i % w;
+    const y = (i - x) / w;
+    const checked = x < MARGIN || y < MARGIN || x >= w - MARGIN || y >= h - MARGIN;
+    const sign = r[i]! >= 0 ? 1 : -1;
+    const f = fieldIndex(field, i, w);
+    const along = f >= 0 && sign * field.best[f]! > CANDIDATE.field * field.spread;
+    let best: number;
+    let directional: number;
+    if (along) {
+      // The field's line, refined below to 5°.
+      best = Math.round((field.direction[f]! * DIRECTION_COUNT) / LINE_DIRECTIONS) % DIRECTION_COUNT;
+      directional = (Math.abs(field.best[f]!) - field.mean[f]!) / field.spread;
+    } else {
+      // Coarse search every 10° at 21 px.
+      let coarseBest = 0;
+      let coarseSum = 0;
+      for (let k = 0; k < coarse.length; k++) {
+        coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, counts[1], w, h, checked);
+        coarseSum += coarse[k]!;
+        if (coarse[k]! > coarse[coarseBest]!) coarseBest = k;
+      }
+      if (abs[i]! < CANDIDATE.strong * sigma && coarse[coarseBest]! < CANDIDATE.line * lineSigma) continue;
+      best = 2 * coarseBest;
+      directional = (coarse[coarseBest]! - coarseSum / coarse.length) / lineSigma;
+    }
+    let line = [-Infinity, -Infinity, -Infinity];
+    for (const k of [best - 1, best, best + 1]) {
+      const kk = (k + DIRECTION_COUNT) % DIRECTION_COUNT;
+      const means = counts.map((count) => sign * meanAt(r, i, geo.along[kk]!, count, w, h, checked));
+      if (means[1]! > line[1]!) {
+        line = means;
+        best = kk;
+      }
+    }
+    let side2 = 0;
+    let side4 = 0;
+    geo.sides[best]!.forEach((offsets, j) => {
+      const v = Math.abs(meanAt(r, i, offsets, counts[1], w, h, checked));
+      if (j < 2) side2 = Math.max(side2, v);
+      else side4 = Math.max(side4, v);
+    });
+    geo.profile[best]!.forEach((offsets, j) => {
+      profile[j] = meanAt(L, i, offsets, offsets.length, w, h, checked);
+    });
+    const last = profile.length - 1;
+    const mid = PROFILE.across;
+    const base = (profile[0]! + profile[last]!) / 2;
+    const peak = sign * (profile[mid]! - base);
+    let width = 0;
+    for (let j = 0; j <= last; j++) if (sign * (profile[j]! - base) > 0.5 * peak) width++;
+    let ring = 0;
+    for (let oy = -RING.outer; oy <= RING.outer; oy++) {
+      const yy = y + oy;
+      if (yy < 0 || yy >= h) continue;
+      for (let ox = -RING.outer; ox <= RING.outer; ox++) {
+        if (Math.max(Math.abs(ox), Math.abs(oy)) <= RING.inner) continue;
+        const xx = x + ox;
+        if (xx < 0 || xx >= w) continue;
+        const v = sign * r[yy * w + xx]!;
+        if (v > ring) ring = v;
+      }
+    }
+    const [, uy] = directionVector(best);
+    const o = c * FEATURE_COUNT;
+    values[o] = abs[i]! / sigma;
+    values[o + 1] = line[0]! / lineSigma;
+    values[o + 2] = line[1]! / lineSigma;
+    values[o + 3] = line[2]! / lineSigma;
+    values[o + 4] = directional;
+    values[o + 5] = side2 / lineSigma;
+    values[o + 6] = side4 / lineSigma;
+    values[o + 7] = activity[i]! / sigma;
+    values[o + 8] = (abs[i]! - ring) / sigma;
+    values[o + 9] = ground[i]! / sigma;
+    values[o + 10] = Math.abs(uy);
+    values[o + 11] = Math.abs(profile[mid - 2]! - profile[mid + 2]!) / sigma;
+    values[o + 12] = Math.abs(profile[0]! - profile[last]!) / sigma;
+    values[o + 13] = width;
+    values[o + 14] = sign;
+    values[o + 15] = median[i]! / 100;
+    values[o + 16] = f >= 0 ? (sign * field.best[f]!) / field.spread : 0;
+    values[o + 17] = f >= 0 ? (Math.abs(field.best[f]!) - field.mean[f]!) / field.spread : 0;
+    direction[c] = best;
+    kept[c] = i;
+    c++;
+  }
+  return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, lineSigma };
+}

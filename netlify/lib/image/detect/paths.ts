@@ -1,0 +1,150 @@
+import { eachNeighbour } from '../masks';
+import type { Evidence } from './evidence';
+import type { DamageObjects } from './objects';
+
+// A kept scratch is followed as a path: from each end, step by step along its direction (which may bend
+// slowly, as print scratches and wavy film scratches do), taking the pixel across the path that stands out
+// with the scratch's sign, across gaps where a structure interrupts it. Then the mask is made exact: the
+// stroke's soft flanks that still stand out join it, and nothing else does (an untouched pixel filled is
+// detail lost).
+
+export const PATH = {
+  /** A kept component at least this long and straight is a scratch: followed beyond its ends. */
+  length: 12,
+  straightness: 0.9,
+  /** Steps without support crossed before following stops (a gap where the scratch crosses a structure). */
+  gap: 8,
+  /** A pixel supports the path when its residual has the scratch's sign and this many grain spreads… */
+  pixel: 1,
+  /** …and the mean residual along 11 px of the path through it this many line spreads. */
+  line: 1.5,
+  /** How fast the followed direction turns toward the path's recent course (0: never, 1: at once). */
+  turn: 0.25,
+};
+
+/** Residual spreads from which a pixel beside the damage, with its sign, is taken as the stroke's flank. */
+export const FLANK = Number(process.env.FLANK ?? 1.5);
+/** How many pixels out from the damage its flanks are looked for. */
+export const FLANK_STEPS = Number(process.env.FLANK_STEPS ?? 2);
+
+/** Mean signed residual over 11 px along (ux, uy) through (x, y). */
+function lineMean(r: Float32Array, w: number, h: number, x: number, y: number, ux: number, uy: number): number {
+  let s = 0;
+  let c = 0;
+  for (let k = -5; k <= 5; k++) {
+    const xx = Math.round(x + k * ux);
+    const yy = Math.round(y + k * uy);
+    if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+    s += r[yy * w + xx]!;
+    c++;
+  }
+  return c ? s / c : 0;
+}
+
+/** Follows component k from both ends, adding the path's pixels to `core`; returns how many were added. */
+export function followPath(core: Uint8Array, ev: Evidence, objects: DamageObjects, k: number, w: number, h: number): number {
+  const members = objects.pixels[k]!;
+  const r = ev.residual.r;
+  const sigma = ev.residual.sigma;
+  const sign = objects.sign[k]!;
+  const ax = objects.axis[2 * k]!;
+  const ay = objects.axis[2 * k + 1]!;
+  let lo = Infinity;
+  let hi = -Infinity;
+  let loI = members[0]!;
+  let hiI = members[0]!;
+  for (const i of members) {
+    const t = (i % w) * ax + Math.floor(i / w) * ay;
+    if (t < lo) {
+      lo = t;
+      loI = i;
+    }
+    if (t > hi) {
+      hi = t;
+      hiI = i;
+    }
+  }
+  let added = 0;
+  for (const [start, sx, sy] of [[hiI, ax, ay], [loI, -ax, -ay]] as const) {
+    let fx = start % w;
+    let fy = Math.floor(start / w);
+    let ux = sx;
+    let uy = sy;
+    let missed = 0;
+    const pending: number[] = [];
+    for (let step = 0; step < w + h; step++) {
+      const cx = fx + ux;
+      const cy = fy + uy;
+      if (cx < 0 || cy < 0 || cx > w - 1 || cy > h - 1) break;
+      let best = -1;
+      let bestV = 0;
+      for (let o = -1; o <= 1; o++) {
+        const xx = Math.round(cx - o * uy);
+        const yy = Math.round(cy + o * ux);
+        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+        const v = sign * r[yy * w + xx]!;
+        if (v > bestV) {
+          bestV = v;
+          best = yy * w + xx;
+        }
+      }
+      const bx = best % w;
+      const by = Math.floor(best / w);
+      const supported = best >= 0 && bestV > PATH.pixel * sigma && sign * lineMean(r, w, h, bx, by, ux, uy) > (PATH.line * ev.lineSigma * Math.sqrt(21)) / Math.sqrt(11);
+      if (supported) {
+        for (const i of pending) {
+          if (!core[i]) added++;
+          core[i] = 1;
+        }
+        pending.length = 0;
+        if (!core[best]) added++;
+        core[best] = 1;
+        missed = 0;
+        // Turn slowly toward where the scratch went, so a bending one is kept.
+        const mx = bx - fx;
+        const my = by - fy;
+        const len = Math.hypot(mx, my) || 1;
+        const nx = (1 - PATH.turn) * ux + (PATH.turn * mx) / len;
+        const ny = (1 - PATH.turn) * uy + (PATH.turn * my) / len;
+        const norm = Math.hypot(nx, ny) || 1;
+        ux = nx / norm;
+        uy = ny / norm;
+        fx = bx;
+        fy = by;
+      } else {
+        missed++;
+        if (missed > PATH.gap) break;
+        pending.push(Math.round(cy) * w + Math.round(cx));
+        fx = cx;
+        fy = cy;
+      }
+    }
+  }
+  return added;
+}
+
+/**
+ * The pixels to fill: the damage found and its flanks — neighbours whose residual against a wider median `r`
+ * (spread `sigma`; a stroke 3 px wide hides from the 5×5 median) has the sign of the damage pixel beside them
+ * and stands FLANK spreads out. Grown `steps` pixels at most, so a stroke's whole width and soft edges are
+ * taken and no untouched pixel is replaced.
+ */
+export function withFlanks(core: Uint8Array, r: Float32Array, sigma: number, w: number, h: number, steps = FLANK_STEPS): Uint8Array {
+  const mask = core.slice();
+  let front = core;
+  for (let step = 0; step < steps; step++) {
+    const next = new Uint8Array(core.length);
+    for (let i = 0; i < front.length; i++) {
+      if (!front[i]) continue;
+      const x = i % w;
+      const sign = r[i]! >= 0 ? 1 : -1;
+      eachNeighbour(x, (i - x) / w, w, h, (j) => {
+        if (mask[j] || sign * r[j]! <= FLANK * sigma) return;
+        mask[j] = 1;
+        next[j] = 1;
+      });
+    }
+    front = next;
+  }
+  return mask;
+}

@@ -1,0 +1,84 @@
+import { pixelNoise } from '../detect/residual';
+import { bilinearRows } from '../planes';
+import { addGrain } from './grain';
+import { continueStructures } from './directional';
+import { inpaintPatches } from './patches';
+
+// Filling the damage found: rebuilt from the texture around it (patches.ts), structures with a clear direction
+// continued across the gap (directional.ts), and the photo's grain put back so no smooth stripe shows.
+
+/** Share of a working damage pixel from which a full-resolution pixel is in the damage's band. */
+const BAND = 0.2;
+/** Grain spreads by which a full-resolution pixel in the band must stand out of the median to be filled. */
+const STANDS_OUT = 1.5;
+/** Patch search window at full resolution of a large photo: its texture repeats at a smaller scale in pixels. */
+const LARGE_WINDOW = 7;
+
+export type FillInput = {
+  /** Full-resolution L* (W × H), filled in place. */
+  out: Float32Array;
+  W: number;
+  H: number;
+  /** The working plane (w × h; `out` itself when the sizes agree), filled too: it guides the denoise. */
+  working: Float32Array;
+  w: number;
+  h: number;
+  /** Pixels to fill, at the working size. */
+  damage: Uint8Array;
+  /** The working plane's 5×5 median and pixel noise. */
+  median: Float32Array;
+  grain: number;
+};
+
+/** Fills the damage; returns how many working pixels it covered. */
+export function fillDamage({ out, W, H, working, w, h, damage, median, grain }: FillInput): number {
+  let count = 0;
+  for (let i = 0; i < damage.length; i++) count += damage[i]!;
+  if (!count) return 0;
+  if (w === W && h === H) {
+    const before = working.slice();
+    inpaintPatches(working, w, h, damage);
+    continueStructures(working, before, w, h, damage);
+    addGrain(working, damage, grain);
+    if (working !== out) for (let i = 0; i < out.length; i++) if (damage[i]) out[i] = working[i]!;
+    return count;
+  }
+  // The working plane only guides the denoise: the median is fill enough there.
+  for (let i = 0; i < damage.length; i++) if (damage[i]) working[i] = median[i]!;
+  const fine = fullResolutionDamage(out, W, H, damage, median, w, h);
+  inpaintPatches(out, W, H, fine, { window: LARGE_WINDOW });
+  addGrain(out, fine, pixelNoise(out, W, H));
+  return count;
+}
+
+/**
+ * The damage at full resolution, row by row (no full-size float planes): within the upsampled band of the
+ * working damage, the pixels that stand out of the upsampled median by more than the full-resolution grain.
+ * Rows far from any damage are skipped.
+ */
+function fullResolutionDamage(L: Float32Array, W: number, H: number, damage: Uint8Array, median: Float32Array, w: number, h: number): Uint8Array {
+  const grainFull = pixelNoise(L, W, H);
+  const df = Float32Array.from(damage);
+  const row = bilinearRows(w, h, W, H);
+  const du = new Float32Array(W);
+  const mm = new Float32Array(W);
+  const fine = new Uint8Array(W * H);
+  // Rows of the working plane with any damage, widened by one.
+  const busyRow = new Uint8Array(h);
+  for (let y = 0; y < h; y++) {
+    let any = false;
+    for (let x = 0; x < w && !any; x++) any = damage[y * w + x] === 1;
+    if (!any) continue;
+    busyRow[Math.max(0, y - 1)] = 1;
+    busyRow[y] = 1;
+    busyRow[Math.min(h - 1, y + 1)] = 1;
+  }
+  for (let Y = 0; Y < H; Y++) {
+    if (!busyRow[Math.min(h - 1, Math.floor(((Y + 0.5) * h) / H))]) continue;
+    row(df, Y, du);
+    row(median, Y, mm);
+    const o = Y * W;
+    for (let X = 0; X < W; X++) if (du[X]! > BAND && Math.abs(L[o + X]! - mm[X]!) > STANDS_OUT * grainFull) fine[o + X] = 1;
+  }
+  return fine;
+}

@@ -1,0 +1,16 @@
+import { mulberry32 } from '../../../../src/lib/random';
+
+/** Deterministic standard normal samples (Box–Muller): the same photo renders the same way. */
+function gaussian(seed: number): () => number {
+  const uniform = mulberry32(seed);
+  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+}
+
+/**
+ * Puts grain back over filled pixels: Gaussian noise of the photo's own grain strength `sigma` (L* units),
+ * so a filled line carries the same grain as its surroundings instead of showing as a smooth stripe.
+ */
+export function addGrain(L: Float32Array, mask: Uint8Array, sigma: number, seed = 1): void {
+  const g = gaussian(seed);
+  for (let i = 0; i < L.length; i++) if (mask[i]) L[i]! += sigma * g();
+}

@@ -1,0 +1,172 @@
+import { maskComponents, type Box } from '../masks';
+
+// Exemplar inpainting (Efros & Leung 1999, with the non-local-means average of Buades et al. 2005): the masked
+// pixels are filled from the border inwards, each from the centres of the `k` undamaged patches nearby that best
+// match what is known around it. Unlike a smooth fill, texture and a structure that runs under the damage (a
+// wire, an edge, lettering) continue, and a real detail wrongly taken for damage comes back much as it was.
+
+export type PatchOptions = {
+  /** Half side of the compared patch (2 → 5×5). */
+  half?: number;
+  /** Candidate centres are searched within this many pixels. */
+  window?: number;
+  /** The best `k` matches are averaged, weighted by similarity. */
+  k?: number;
+};
+
+/** Fills the masked pixels of L (W × H) in place, each damaged region inside its own bounding box. */
+export function inpaintPatches(L: Float32Array, W: number, H: number, mask: Uint8Array, opts: PatchOptions = {}): void {
+  const half = opts.half ?? 2;
+  const win = opts.window ?? 14;
+  const K = opts.k ?? 6;
+  const { label, boxes } = maskComponents(mask, W, H, win + half);
+  boxes.forEach((box, k) => fillRegion(L, W, label, k + 1, box, half, win, K));
+}
+
+/** Region `id` of `label` inside `box`, as local planes: values, known pixels, damaged ones, its own. */
+function regionPlanes(L: Float32Array, W: number, label: Int32Array, id: number, box: Box) {
+  const bw = box.x1 - box.x0 + 1;
+  const bh = box.y1 - box.y0 + 1;
+  const n = bw * bh;
+  const I = new Float32Array(n);
+  const known = new Uint8Array(n);
+  const damaged = new Uint8Array(n);
+  const mine = new Uint8Array(n);
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) {
+      const g = (y + box.y0) * W + x + box.x0;
+      const i = y * bw + x;
+      I[i] = L[g]!;
+      if (label[g]) damaged[i] = 1;
+      else known[i] = 1;
+      if (label[g] === id) mine[i] = 1;
+    }
+  }
+  return { bw, bh, n, I, known, damaged, mine };
+}
+
+/** Candidate centres whose whole patch is undamaged (an integral image of the mask). */
+function usableCentres(damaged: Uint8Array, bw: number, bh: number, half: number): Uint8Array {
+  const S = new Int32Array((bw + 1) * (bh + 1));
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) S[(y + 1) * (bw + 1) + x + 1] = damaged[y * bw + x]! + S[y * (bw + 1) + x + 1]! + S[(y + 1) * (bw + 1) + x]! - S[y * (bw + 1) + x]!;
+  }
+  const usable = new Uint8Array(bw * bh);
+  const side = 2 * half + 1;
+  for (let y = half; y < bh - half; y++) {
+    for (let x = half; x < bw - half; x++) {
+      const a = (y - half) * (bw + 1) + x - half;
+      const b = (y + half + 1) * (bw + 1) + x + half + 1;
+      if (S[b]! - S[a + side]! - S[b - side]! + S[a]! === 0) usable[y * bw + x] = 1;
+    }
+  }
+  return usable;
+}
+
+/** Fills region `id` of `label` inside `box`; other regions there are neither used nor filled. */
+function fillRegion(L: Float32Array, W: number, label: Int32Array, id: number, box: Box, half: number, win: number, K: number): void {
+  const { bw, bh, n, I, known, damaged, mine } = regionPlanes(L, W, label, id, box);
+  const usable = usableCentres(damaged, bw, bh, half);
+  // Onion order: rings of damaged pixels by distance (8-neighbour steps) to the known ones.
+  let ring: number[] = [];
+  const queued = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!mine[i]) continue;
+    const x = i % bw;
+    const y = (i - x) / bw;
+    const border = (x > 0 && known[i - 1]) || (x < bw - 1 && known[i + 1]) || (y > 0 && known[i - bw]) || (y < bh - 1 && known[i + bw]);
+    if (!border) continue;
+    ring.push(i);
+    queued[i] = 1;
+  }
+  const bestD = new Float64Array(K);
+  const bestV = new Float64Array(K);
+  const offsets: number[] = [];
+  for (let dy = -half; dy <= half; dy++) for (let dx = -half; dx <= half; dx++) offsets.push(dy * bw + dx);
+  const neighbours = [-1, 1, -bw, bw, -bw - 1, -bw + 1, bw - 1, bw + 1];
+  // The known pixels of the patch being filled, and their values: the same for every candidate compared.
+  const knownOffsets = new Int32Array(offsets.length);
+  const knownValues = new Float64Array(offsets.length);
+  while (ring.length) {
+    const next: number[] = [];
+    for (const i of ring) {
+      const x = i % bw;
+      const y = (i - x) / bw;
+      bestD.fill(Infinity);
+      const inner = x >= half && y >= half && x < bw - half && y < bh - half;
+      let count = 0;
+      if (inner) {
+        for (const o of offsets) {
+          if (!known[i + o]) continue;
+          knownOffsets[count] = o;
+          knownValues[count] = I[i + o]!;
+          count++;
+        }
+      }
+      for (let cy = Math.max(half, y - win); cy <= Math.min(bh - 1 - half, y + win); cy++) {
+        for (let cx = Math.max(half, x - win); cx <= Math.min(bw - 1 - half, x + win); cx++) {
+          const c = cy * bw + cx;
+          if (!usable[c]) continue;
+          let s = 0;
+          let m = 0;
+          if (inner) {
+            // Stops as soon as the candidate cannot be among the K best (the same choice, sooner).
+            const limit = bestD[K - 1]! * count;
+            for (let q = 0; q < count && s < limit; q++) {
+              const e = knownValues[q]! - I[c + knownOffsets[q]!]!;
+              s += e * e;
+            }
+            m = count;
+          } else {
+            for (let dy = -half; dy <= half; dy++) {
+              for (let dx = -half; dx <= half; dx++) {
+                const xx = x + dx;
+                const yy = y + dy;
+                if (xx < 0 || yy < 0 || xx >= bw || yy >= bh || !known[yy * bw + xx]) continue;
+                const e = I[yy * bw + xx]! - I[c + dy * bw + dx]!;
+                s += e * e;
+                m++;
+              }
+            }
+          }
+          if (!m) continue;
+          s /= m;
+          if (s >= bestD[K - 1]!) continue;
+          let k = K - 1;
+          while (k > 0 && bestD[k - 1]! > s) {
+            bestD[k] = bestD[k - 1]!;
+            bestV[k] = bestV[k - 1]!;
+            k--;
+          }
+          bestD[k] = s;
+          bestV[k] = I[c]!;
+        }
+      }
+      if (bestD[0]! < Infinity) {
+        const h2 = 2 * Math.max(1, bestD[0]!);
+        let sw = 0;
+        let sv = 0;
+        for (let k = 0; k < K && bestD[k]! < Infinity; k++) {
+          const weight = Math.exp(-bestD[k]! / h2);
+          sw += weight;
+          sv += weight * bestV[k]!;
+        }
+        I[i] = sv / sw;
+      }
+      for (const o of neighbours) {
+        const j = i + o;
+        if (j < 0 || j >= n || !mine[j] || queued[j] || Math.abs((j % bw) - x) > 1) continue;
+        queued[j] = 1;
+        next.push(j);
+      }
+    }
+    for (const i of ring) known[i] = 1;
+    ring = next;
+  }
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) {
+      const g = (y + box.y0) * W + x + box.x0;
+      if (label[g] === id) L[g] = I[y * bw + x]!;
+    }
+  }
+}

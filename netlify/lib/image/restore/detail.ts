@@ -1,0 +1,72 @@
+import { bilinearRows, guidedCoefficients } from '../planes';
+
+// Grain and detail: the edge-preserving denoise, and the gentle sharpening at the end.
+
+/** Grain size (in grain spreads) the self-guided filter flattens: variations of grain size go, edges pass. */
+const DENOISE_SPREADS = 2.2;
+/** Grain spreads (after the tone curve) below which the unsharp mask leaves a difference alone. */
+const SHARPEN_SPREADS = 1.5;
+
+/**
+ * Edge-preserving denoise: a self-guided filter of the working plane `Lc` (w × h) with eps set from the measured
+ * grain `sigma`, applied to `out` (W × H; the same plane when the sizes agree), keeping `1 − amount` of the grain.
+ * At a smaller working size the coefficients reach full resolution a row at a time (two full-size planes
+ * would be 8 bytes a pixel).
+ */
+export function denoise(out: Float32Array, W: number, H: number, Lc: Float32Array, w: number, h: number, sigma: number, amount: number): void {
+  if (amount <= 0 || sigma <= 0.3) return;
+  const full = w === W && h === H;
+  const eps = (DENOISE_SPREADS * sigma) ** 2;
+  const { A, B } = guidedCoefficients(Lc, Lc, w, h, full ? 2 : 1, eps);
+  const keep = 1 - amount;
+  if (full) {
+    for (let i = 0; i < out.length; i++) {
+      const q = A[i]! * out[i]! + B[i]!;
+      out[i] = q + keep * (out[i]! - q);
+    }
+    return;
+  }
+  const row = bilinearRows(w, h, W, H);
+  const Ar = new Float32Array(W);
+  const Br = new Float32Array(W);
+  for (let Y = 0, o = 0; Y < H; Y++, o += W) {
+    row(A, Y, Ar);
+    row(B, Y, Br);
+    for (let X = 0; X < W; X++) {
+      const q = Ar[X]! * out[o + X]! + Br[X]!;
+      out[o + X] = q + keep * (out[o + X]! - q);
+    }
+  }
+}
+
+/**
+ * Gentle sharpening: a binomial 3×3 unsharp mask of gain `amount`, soft-thresholded at the grain level
+ * (`sigma` × the tone curve's `gain`) so the remaining grain is not amplified.
+ */
+export function sharpen(out: Float32Array, W: number, H: number, sigma: number, gain: number, amount: number): void {
+  if (amount <= 0) return;
+  const tmp = new Float32Array(out.length);
+  for (let y = 0; y < H; y++) {
+    const r = y * W;
+    tmp[r] = (3 * out[r]! + out[r + Math.min(1, W - 1)]!) / 4;
+    for (let x = 1; x < W - 1; x++) tmp[r + x] = (out[r + x - 1]! + 2 * out[r + x]! + out[r + x + 1]!) / 4;
+    if (W > 1) tmp[r + W - 1] = (out[r + W - 2]! + 3 * out[r + W - 1]!) / 4;
+  }
+  const thr = SHARPEN_SPREADS * sigma * gain;
+  for (let y = 0; y < H; y++) {
+    const up = Math.max(0, y - 1) * W;
+    const r = y * W;
+    const dn = Math.min(H - 1, y + 1) * W;
+    for (let x = 0; x < W; x++) {
+      const blur = (tmp[up + x]! + 2 * tmp[r + x]! + tmp[dn + x]!) / 4;
+      const d = out[r + x]! - blur;
+      const ad = Math.abs(d);
+      if (ad > thr) out[r + x]! += amount * Math.sign(d) * (ad - thr);
+    }
+  }
+}
+
+/** Keeps every value within L*'s range. */
+export function clampL(out: Float32Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! < 0 ? 0 : out[i]! > 100 ? 100 : out[i]!;
+}

@@ -1,0 +1,110 @@
+import { findDamage, knownDamageMask } from '../detect/find';
+import { medianPlane, pixelNoise, robustSpread } from '../detect/residual';
+import { fillDamage } from '../fill/fill';
+import { downsample, fitSize, guidedCoefficients } from '../planes';
+import { clampL, denoise, sharpen } from './detail';
+import { applyTone, correctVignette, midGain, photoFadeCurve } from './tone';
+
+// Luminance restoration: the automatic pass on CIELAB L* (0..100), as named stages. The analysis (median,
+// noise, damage, guided-filter coefficients) runs on a working plane of at most `workPixels`; the result is
+// applied to the full-resolution plane, so fine detail survives and a 12 MP photo stays fast.
+
+export type RestoreOptions = {
+  /** Pixel budget of the working resolution used for analysis. */
+  workPixels: number;
+  /** 0..1: how much of the estimated grain to remove. */
+  denoise: number;
+  /** Gain of the edge-aware local contrast boost (0 = off). */
+  localContrast: number;
+  /** Gain of the thresholded unsharp mask (0 = off). */
+  sharpen: number;
+  /** 0..1: how far the faded tonal range is stretched back to full scale. */
+  fade: number;
+  /** Corner brightening of the lens fall-off correction (0 = off; 0.12 ≈ a mild old-lens vignette). */
+  vignette: number;
+};
+
+export type RestoreInput = {
+  /** The photo's L* plane (W × H); not modified. */
+  L: Float32Array;
+  width: number;
+  height: number;
+  options: RestoreOptions;
+  /** Milliseconds per stage are added here. */
+  timings?: Record<string, number>;
+  /** Diagnostics (benchmark): the damage to remove (0/1 at the working size) instead of detecting it. */
+  knownDamage?: Uint8Array;
+};
+
+export type RestoreReport = {
+  defectPixels: number;
+  noiseSigma: number;
+  stretch: [number, number];
+  /** The damage mask (1 = removed) at `maskWidth` × `maskHeight`. */
+  mask: Uint8Array;
+  maskWidth: number;
+  maskHeight: number;
+};
+
+/** Radius of the local contrast's base layer: a fortieth of the working plane's short side, at least 4 px. */
+const baseRadius = (w: number, h: number) => Math.max(4, Math.round(Math.min(w, h) / 40));
+/** Guided-filter eps of the local contrast's base layer (L*²): only broad changes go into the base. */
+const BASE_EPS = 60;
+
+/** The working plane's size: the photo's, or smaller with `workPixels` pixels. */
+export function workingSize(W: number, H: number, workPixels: number): { width: number; height: number } {
+  if (W * H <= workPixels) return { width: W, height: H };
+  return fitSize(W, H, Math.sqrt((workPixels * Math.max(W, H)) / Math.min(W, H)));
+}
+
+/**
+ * The automatic pass: 1. the working plane; 2. its grain (5×5 median, residual spread, pixel noise); 3. the
+ * damage (detect/); 4. the fill (fill/); 5. the denoise; 6. the tone (fade, local contrast, lens fall-off);
+ * 7. sharpening. Returns the restored full-resolution plane and what was found.
+ */
+export async function restoreLuminance({ L, width: W, height: H, options, timings = {}, knownDamage }: RestoreInput): Promise<{ L: Float32Array; report: RestoreReport }> {
+  let t = performance.now();
+  const lap = (k: string) => {
+    const now = performance.now();
+    timings[k] = (timings[k] ?? 0) + now - t;
+    t = now;
+  };
+  // 1. Working plane, and the full-resolution output.
+  const { width: w, height: h } = workingSize(W, H, options.workPixels);
+  const full = w === W && h === H;
+  const out = L.slice();
+  const working = full ? L.slice() : downsample(L, W, H, w, h);
+
+  // 2. Grain: the spread of the residual against the 5×5 median (what the denoise flattens) and the pixel noise
+  //    (what the fill puts back).
+  const median = await medianPlane(working, w, h, 5);
+  const resid = new Float32Array(w * h);
+  for (let i = 0; i < resid.length; i++) resid[i] = working[i]! - median[i]!;
+  const sigma = robustSpread(resid);
+  const grain = pixelNoise(working, w, h);
+
+  // 3. Damage: dust, scratches and fibres.
+  const damage = knownDamage ? await knownDamageMask(knownDamage, working, w, h) : await findDamage(working, median, w, h, grain);
+  lap('detect');
+
+  // 4. Fill.
+  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, median, grain });
+  lap('defects');
+
+  // 5. Denoise.
+  denoise(out, W, H, working, w, h, sigma, options.denoise);
+  lap('denoise');
+
+  // 6. Tone.
+  const { curve, stretch } = photoFadeCurve(working, options.fade);
+  const base = options.localContrast > 0 ? { ...guidedCoefficients(working, working, w, h, baseRadius(w, h), BASE_EPS), width: w, height: h, alpha: options.localContrast } : null;
+  applyTone(out, W, H, curve, base);
+  correctVignette(out, W, H, options.vignette);
+  lap('tone');
+
+  // 7. Sharpening.
+  sharpen(out, W, H, sigma, midGain(curve), options.sharpen);
+  clampL(out);
+  lap('sharpen');
+  return { L: out, report: { defectPixels, noiseSigma: sigma, stretch, mask: damage, maskWidth: w, maskHeight: h } };
+}
