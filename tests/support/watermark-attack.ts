@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { mulberry32 } from '../../src/lib/random';
 
 /**
- * The attack on a watermarked preview that a reviewer tried: knowing the overlay (white text at a known
+ * The obvious attack on a watermarked preview: knowing the overlay (white text at a known
  * opacity), solve `clean = (preview − 255·α) / (1 − α)` per pixel, then see how close that comes to the file
  * a buyer pays for, on the pixels the overlay marks. Shared by the watermark's unit test and the abuse corpus.
  */
