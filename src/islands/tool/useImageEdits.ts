@@ -56,7 +56,7 @@ export function useImageEdits(
   // Heal marks, shared by the heal brush under the result and the full-size viewer's.
   const heal = useHealMarks(result?.healMarks ?? NO_MARKS, (next, done) => rerender((id) => applyHeal(id, next), done), applying);
 
-  const applyHintsNow = () => {
+  const applyColourHints = () => {
     void rerender((id) => applyHints(id, hints), MSG.hintsApplied);
   };
   const reference = (chosen: File | null) => {
@@ -64,5 +64,5 @@ export function useImageEdits(
     void rerender((id) => applyReference(id, chosen), chosen ? MSG.referenceApplied : MSG.referenceRemoved);
   };
 
-  return { applying, heal, hints, setHints, applyHints: applyHintsNow, reference };
+  return { applying, heal, hints, setHints, applyHints: applyColourHints, reference };
 }
