@@ -88,6 +88,19 @@ export default function BeforeAfterSlider({
   const url = (which: Which) => images?.[which].url ?? (which === 'before' ? beforeSrc : afterSrc);
   const rounded = Math.round(position);
 
+  // Both pictures fill the box, one over the other; the "before" one is clipped to the split.
+  const layer = (which: Which) => ({
+    src: url(which),
+    width,
+    height,
+    loading: eager ? ('eager' as const) : ('lazy' as const),
+    decoding: 'async' as const,
+    draggable: false,
+    onLoad: () => onLoad(which),
+    onError: () => onError(which),
+    className: 'absolute inset-0 h-full w-full object-cover',
+  });
+
   return (
     <div className="before-after">
       <div
@@ -102,56 +115,12 @@ export default function BeforeAfterSlider({
         data-testid="before-after"
         data-dragging={dragging || undefined}
       >
-        <img
-          src={url('after')}
-          alt={afterAlt}
-          width={width}
-          height={height}
-          loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
-          draggable={false}
-          onLoad={() => onLoad('after')}
-          onError={() => onError('after')}
-          className="absolute inset-0 h-full w-full object-cover"
-        />
-        <img
-          src={url('before')}
-          alt={beforeAlt}
-          width={width}
-          height={height}
-          loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
-          draggable={false}
-          onLoad={() => onLoad('before')}
-          onError={() => onError('before')}
-          className="absolute inset-0 h-full w-full object-cover"
-          style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}
-        />
+        <img {...layer('after')} alt={afterAlt} />
+        <img {...layer('before')} alt={beforeAlt} style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }} />
         <span className="absolute left-3 top-3 rounded bg-black/70 px-2 py-1 text-xs font-semibold text-white">{beforeLabel}</span>
         <span className="absolute right-3 top-3 rounded bg-black/70 px-2 py-1 text-xs font-semibold text-white">{afterLabel}</span>
         <Watermark text={watermarkText} />
-        <div
-          role="slider"
-          tabIndex={0}
-          aria-label={`Comparison: ${beforeLabel} on the left, ${afterLabel} on the right`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={rounded}
-          aria-valuetext={`${rounded}% ${beforeLabel}`}
-          onKeyDown={onKeyDown}
-          onPointerDown={start}
-          className="absolute inset-y-0 z-10 flex w-11 -translate-x-1/2 cursor-ew-resize justify-center"
-          style={{ left: `${position}%`, touchAction: 'none' }}
-          data-handle
-        >
-          <span className="h-full w-1 bg-white shadow" aria-hidden="true" />
-          <span
-            aria-hidden="true"
-            className="absolute top-1/2 grid h-10 w-10 -translate-y-1/2 place-items-center rounded-full border-2 border-white bg-accent-strong font-bold text-white shadow-lg"
-          >
-            ⇔
-          </span>
-        </div>
+        <SliderHandle position={position} beforeLabel={beforeLabel} afterLabel={afterLabel} onKeyDown={onKeyDown} onPointerDown={start} />
         {loading && (
           <div className="absolute inset-0 z-20 grid place-items-center bg-bg/70 text-sm font-medium" role="status" data-loading>
             Loading images…
@@ -175,6 +144,43 @@ export default function BeforeAfterSlider({
           className="w-full accent-[var(--c-accent-strong)]"
         />
       </label>
+    </div>
+  );
+}
+
+type HandleProps = {
+  position: number;
+  beforeLabel: string;
+  afterLabel: string;
+  onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
+  onPointerDown: (event: PointerEvent<HTMLElement>) => void;
+};
+
+/** The split's handle: a slider for keyboard and screen-reader users, dragged with a pointer. */
+function SliderHandle({ position, beforeLabel, afterLabel, onKeyDown, onPointerDown }: HandleProps) {
+  const rounded = Math.round(position);
+  return (
+    <div
+      role="slider"
+      tabIndex={0}
+      aria-label={`Comparison: ${beforeLabel} on the left, ${afterLabel} on the right`}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={rounded}
+      aria-valuetext={`${rounded}% ${beforeLabel}`}
+      onKeyDown={onKeyDown}
+      onPointerDown={onPointerDown}
+      className="absolute inset-y-0 z-10 flex w-11 -translate-x-1/2 cursor-ew-resize justify-center"
+      style={{ left: `${position}%`, touchAction: 'none' }}
+      data-handle
+    >
+      <span className="h-full w-1 bg-white shadow" aria-hidden="true" />
+      <span
+        aria-hidden="true"
+        className="absolute top-1/2 grid h-10 w-10 -translate-y-1/2 place-items-center rounded-full border-2 border-white bg-accent-strong font-bold text-white shadow-lg"
+      >
+        ⇔
+      </span>
     </div>
   );
 }

@@ -44,6 +44,7 @@ export const MSG = {
   itemDuplicatePending: 'Already bought in another order: your download is there, and this payment for it is being refunded.',
   purchased: 'Purchased',
   purchasedImageNote: 'Purchased: Download saves the full-resolution image without the watermark.',
+  imagePreviewNote: 'The preview and its download carry a watermark; after purchase you download the full-resolution file without it.',
   purchasedVideoNote: `Purchased: Download saves the clean ${VIDEO_DURATION_SECONDS}-second MP4 without the watermark.`,
   videoPreviewNote: `The preview carries a watermark; after purchase you download the clean ${VIDEO_DURATION_SECONDS}-second MP4.`,
 

@@ -1,5 +1,8 @@
 import { formatPrice, transformationItem } from '../../lib/catalog';
 import { VIDEO_MODES, VIDEO_RESOLUTION_OPTIONS, type VideoResolution } from '../../lib/tool/video-modes';
+import ModelSelect from './ModelSelect';
+import FieldHelp from './FieldHelp';
+import PromptField from './PromptField';
 
 export type VideoOptionErrors = { mode?: string; resolution?: string; prompt?: string };
 
@@ -18,30 +21,7 @@ type Props = {
 export default function VideoOptions({ mode, resolution, prompt, errors, disabled, onMode, onResolution, onPrompt }: Props) {
   return (
     <>
-      <div>
-        <label htmlFor="video-mode" className="label">
-          Model
-        </label>
-        <select
-          id="video-mode"
-          className="field"
-          value={mode}
-          onChange={(e) => onMode(e.currentTarget.value)}
-          disabled={disabled}
-          aria-describedby="video-mode-desc"
-          aria-invalid={!!errors.mode}
-        >
-          {VIDEO_MODES.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name}
-            </option>
-          ))}
-        </select>
-        <p id="video-mode-desc" className="mt-1 text-sm text-muted">
-          {VIDEO_MODES.find((m) => m.id === mode)?.description}
-        </p>
-        {errors.mode && <p className="mt-1 text-sm text-danger">{errors.mode}</p>}
-      </div>
+      <ModelSelect id="video-mode" models={VIDEO_MODES} value={mode} error={errors.mode} disabled={disabled} onChange={onMode} />
       <fieldset aria-describedby="video-resolution-help">
         <legend className="label">Resolution</legend>
         <div className="flex flex-wrap gap-3">
@@ -61,39 +41,19 @@ export default function VideoOptions({ mode, resolution, prompt, errors, disable
             </label>
           ))}
         </div>
-        <p id="video-resolution-help" className="mt-1 text-sm text-muted">
-          {errors.resolution ? (
-            <span className="text-danger" role="alert">
-              {errors.resolution}
-            </span>
-          ) : (
-            'The size of the file you buy; the preview plays at up to 720p.'
-          )}
-        </p>
+        <FieldHelp id="video-resolution-help" error={errors.resolution}>
+          The size of the file you buy; the preview plays at up to 720p.
+        </FieldHelp>
       </fieldset>
-      <div>
-        <label htmlFor="video-prompt" className="label">
-          How should the image animate?
-        </label>
-        <textarea
-          id="video-prompt"
-          className="field min-h-24"
-          value={prompt}
-          onChange={(e) => onPrompt(e.currentTarget.value)}
-          disabled={disabled}
-          aria-invalid={!!errors.prompt}
-          aria-describedby="video-prompt-help"
-        />
-        <p id="video-prompt-help" className="mt-1 text-sm text-muted">
-          {errors.prompt ? (
-            <span className="text-danger" role="alert">
-              {errors.prompt}
-            </span>
-          ) : (
-            'For example: zoom in slowly, pan left to right, pull back to reveal the scene.'
-          )}
-        </p>
-      </div>
+      <PromptField
+        id="video-prompt"
+        label="How should the image animate?"
+        value={prompt}
+        error={errors.prompt}
+        disabled={disabled}
+        onChange={onPrompt}
+        help="For example: zoom in slowly, pan left to right, pull back to reveal the scene."
+      />
     </>
   );
 }

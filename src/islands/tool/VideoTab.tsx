@@ -1,56 +1,27 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import UploadCard from './UploadCard';
-import ResultPanel from './ResultPanel';
-import VideoOptions, { type VideoOptionErrors } from './VideoOptions';
-import VideoResultCard from './VideoResultCard';
-import { useSavedResult } from './useSavedResult';
-import { useVideoJob, videoToast } from './useVideoJob';
-import { toast } from '../../lib/toast';
+import { useState } from 'react';
 import { MSG } from '../../lib/messages';
 import { DEFAULT_VIDEO_RESOLUTION, type VideoResolution } from '../../lib/tool/video-modes';
 import { videoPromptSchema, videoResolutionSchema } from '../../lib/tool/video-schema';
-import { DEFAULT_VIDEO_PROMPT, FILE_ACCEPT, MAX_UPLOAD_MB, isAcceptedFile } from '../../lib/tool/constants';
+import { DEFAULT_VIDEO_PROMPT, FILE_ACCEPT, MAX_UPLOAD_MB } from '../../lib/tool/constants';
 import { loadVideoResult } from '../../lib/tool/api';
+import ToolTabLayout from './ToolTabLayout';
+import VideoOptions, { type VideoOptionErrors } from './VideoOptions';
+import VideoResultCard from './VideoResultCard';
+import type { Announce } from './announce';
+import { useToolForm } from './useToolForm';
+import { useVideoJob, videoToast } from './useVideoJob';
 
 /** The Image to Video tab. */
-export default function VideoTab({ announce }: { announce: (text: string) => void }) {
-  const [file, setFile] = useState<File | null>(null);
+export default function VideoTab({ announce }: { announce: Announce }) {
   const [mode, setMode] = useState<string>('standard');
   const [resolution, setResolution] = useState<VideoResolution>(DEFAULT_VIDEO_RESOLUTION);
   const [prompt, setPrompt] = useState(DEFAULT_VIDEO_PROMPT);
   const [errors, setErrors] = useState<VideoOptionErrors>({});
-  const [result, setResult, ownResult] = useSavedResult('video', loadVideoResult);
+  const form = useToolForm({ kind: 'video', load: loadVideoResult, announce, toastOptions: videoToast });
   const { availability, checking, busy, progress, generate } = useVideoJob(announce);
-  const panelRef = useRef<HTMLElement>(null);
+  const unavailable = availability === 'unavailable';
 
-  const resultId = result?.transformationId;
-  const focusResult = !!result && ownResult;
-  useEffect(() => {
-    if (focusResult) panelRef.current?.focus();
-  }, [resultId, focusResult]);
-
-  const chooseFile = (chosen: File) => {
-    if (!isAcceptedFile('video', chosen)) {
-      toast.error(MSG.videoInvalidType);
-      announce(MSG.videoInvalidType);
-      return;
-    }
-    setFile(chosen);
-    setResult(null);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!file) {
-      toast.error(MSG.uploadFirst);
-      announce(MSG.uploadFirst);
-      return;
-    }
-    if (availability === 'unavailable') {
-      toast.error(MSG.videoUnavailable, videoToast);
-      announce(MSG.videoUnavailable);
-      return;
-    }
+  const validate = () => {
     const checked = { prompt: videoPromptSchema.safeParse(prompt), resolution: videoResolutionSchema.safeParse(resolution) };
     const next: VideoOptionErrors = {
       mode: mode ? undefined : MSG.selectModel,
@@ -58,14 +29,7 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
       prompt: checked.prompt.error?.issues[0]?.message,
     };
     setErrors(next);
-    const first = next.mode ?? next.resolution ?? next.prompt;
-    if (first) {
-      toast.error(first, videoToast);
-      return;
-    }
-    setResult(null);
-    const done = await generate({ file, prompt: prompt.trim(), mode, resolution });
-    if (done) setResult(done);
+    return next.mode ?? next.resolution ?? next.prompt;
   };
 
   const editPrompt = (text: string) => {
@@ -74,52 +38,40 @@ export default function VideoTab({ announce }: { announce: (text: string) => voi
   };
 
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
-      <div className="space-y-6">
-        {availability === 'unavailable' && (
+    <ToolTabLayout
+      notice={
+        unavailable && (
           <p className="card border-danger text-danger" role="alert">
             {MSG.videoUnavailable}
           </p>
-        )}
-        <UploadCard
-          title="Upload a photo to animate"
-          accept={FILE_ACCEPT.video}
-          hint={`JPEG or PNG, up to ${MAX_UPLOAD_MB} MB.`}
-          file={file}
+        )
+      }
+      upload={{ title: 'Upload a photo to animate', accept: FILE_ACCEPT.video, hint: `JPEG or PNG, up to ${MAX_UPLOAD_MB} MB.`, file: form.file, onFile: form.chooseFile }}
+      formLabel="Video options"
+      options={
+        <VideoOptions
+          mode={mode}
+          resolution={resolution}
+          prompt={prompt}
+          errors={errors}
           disabled={busy}
-          onFile={chooseFile}
+          onMode={setMode}
+          onResolution={setResolution}
+          onPrompt={editPrompt}
         />
-        <form className="card space-y-4" onSubmit={submit} noValidate aria-label="Video options">
-          {file ? (
-            <VideoOptions
-              mode={mode}
-              resolution={resolution}
-              prompt={prompt}
-              errors={errors}
-              disabled={busy}
-              onMode={setMode}
-              onResolution={setResolution}
-              onPrompt={editPrompt}
-            />
-          ) : (
-            <p className="text-sm text-muted">Choose a photo to see the video options.</p>
-          )}
-          <button type="submit" className="btn-primary w-full" disabled={busy || checking}>
-            {checking ? 'Checking the video service…' : busy ? 'Generating…' : 'Generate Video'}
-          </button>
-        </form>
-      </div>
-      <ResultPanel
-        ref={panelRef}
-        title="Result"
-        busy={busy}
-        busyText="Generating your video..."
-        note="Video generation may take up to 5 minutes."
-        progress={progress}
-        progressLabel="Video generation progress"
-      >
-        {result && <VideoResultCard result={result} onDelete={() => setResult(null)} />}
-      </ResultPanel>
-    </div>
+      }
+      noFileText="Choose a photo to see the video options."
+      onSubmit={form.submit({
+        blocked: () => (unavailable ? MSG.videoUnavailable : undefined),
+        validate,
+        run: (file) => generate({ file, prompt: prompt.trim(), mode, resolution }),
+      })}
+      submitText={checking ? 'Checking the video service…' : busy ? 'Generating…' : 'Generate Video'}
+      submitDisabled={busy || checking}
+      panelRef={form.panelRef}
+      panel={{ busy, busyText: 'Generating your video...', note: 'Video generation may take up to 5 minutes.', progress, progressLabel: 'Video generation progress' }}
+    >
+      {form.result && <VideoResultCard result={form.result} onDelete={() => form.setResult(null)} />}
+    </ToolTabLayout>
   );
 }

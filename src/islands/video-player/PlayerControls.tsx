@@ -1,4 +1,4 @@
-import { Maximize, Minimize, Pause, Play, Volume2, VolumeX } from 'lucide-react';
+import { Maximize, Minimize, Pause, Play, Volume2, VolumeX, type LucideIcon } from 'lucide-react';
 import {
   SEEK_MAX,
   SEEK_MIN,
@@ -30,15 +30,13 @@ export default function PlayerControls({ state, actions }: { state: PlayerState;
       data-visible={visible}
       onFocus={actions.showControls}
     >
-      <button
-        type="button"
+      <ControlButton
+        on={state.playing}
+        labels={['Play', 'Pause']}
+        icons={[Play, Pause]}
         onClick={actions.togglePlay}
         disabled={!canToggleByClick(state)}
-        aria-label={state.playing ? 'Pause' : 'Play'}
-        className="rounded p-1.5 hover:bg-white/20 disabled:opacity-50"
-      >
-        {state.playing ? <Pause aria-hidden="true" className="h-5 w-5" /> : <Play aria-hidden="true" className="h-5 w-5" />}
-      </button>
+      />
       <input
         type="range"
         min={SEEK_MIN}
@@ -54,15 +52,7 @@ export default function PlayerControls({ state, actions }: { state: PlayerState;
       <span className="text-xs tabular-nums" aria-hidden="true">
         {clock.elapsed} / {clock.total}
       </span>
-      <button
-        type="button"
-        onClick={actions.toggleMute}
-        aria-label={state.muted ? 'Unmute' : 'Mute'}
-        aria-pressed={state.muted}
-        className="rounded p-1.5 hover:bg-white/20"
-      >
-        {state.muted ? <VolumeX aria-hidden="true" className="h-5 w-5" /> : <Volume2 aria-hidden="true" className="h-5 w-5" />}
-      </button>
+      <ControlButton on={state.muted} labels={['Mute', 'Unmute']} icons={[Volume2, VolumeX]} onClick={actions.toggleMute} pressed />
       <input
         type="range"
         min={VOLUME_MIN}
@@ -73,14 +63,41 @@ export default function PlayerControls({ state, actions }: { state: PlayerState;
         aria-label="Volume"
         className="w-20 accent-white"
       />
-      <button
-        type="button"
+      <ControlButton
+        on={state.fullscreen}
+        labels={['Fullscreen', 'Exit fullscreen']}
+        icons={[Maximize, Minimize]}
         onClick={actions.toggleFullscreen}
-        aria-label={state.fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
-        className="rounded p-1.5 hover:bg-white/20"
-      >
-        {state.fullscreen ? <Minimize aria-hidden="true" className="h-5 w-5" /> : <Maximize aria-hidden="true" className="h-5 w-5" />}
-      </button>
+      />
     </div>
+  );
+}
+
+type ControlButtonProps = {
+  /** The state the button switches (playing, muted, fullscreen). */
+  on: boolean;
+  /** The label and the icon while off, then while on: each names what a press does. */
+  labels: [string, string];
+  icons: [LucideIcon, LucideIcon];
+  onClick: () => void;
+  disabled?: boolean;
+  /** Also say the state as a toggle button's pressed state (mute). */
+  pressed?: boolean;
+};
+
+/** One of the bar's toggle buttons: its label and icon follow the state it switches. */
+function ControlButton({ on, labels, icons, onClick, disabled, pressed }: ControlButtonProps) {
+  const Icon = icons[on ? 1 : 0];
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={disabled}
+      aria-label={labels[on ? 1 : 0]}
+      aria-pressed={pressed ? on : undefined}
+      className="rounded p-1.5 hover:bg-white/20 disabled:opacity-50"
+    >
+      <Icon aria-hidden="true" className="h-5 w-5" />
+    </button>
   );
 }

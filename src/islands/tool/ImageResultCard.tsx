@@ -1,0 +1,75 @@
+import BeforeAfterSlider from '../BeforeAfterSlider';
+import { MSG } from '../../lib/messages';
+import { ITEM_PRICES } from '../../lib/catalog';
+import { site } from '../../lib/site';
+import { previewUrl } from '../../lib/tool/constants';
+import type { ImageResult } from '../../lib/tool/api';
+import ResultViewer from './ResultViewer';
+import ResultActions from './ResultActions';
+import HealBrush from './HealBrush';
+import HintPicker from './HintPicker';
+import ReferencePicker from './ReferencePicker';
+import { useBought } from './useBought';
+import type { ImageEdits } from './useImageEdits';
+
+const RESTORED_ALT = 'Restored and colorized photo';
+const PREVIEW_ALT = `${RESTORED_ALT} (watermarked preview)`;
+
+/**
+ * A finished restoration: the before/after slider, Delete, Download, the full-size viewer and Add to Cart, then
+ * (until it is bought) the heal brush, colour hints and a colour reference photo for black-and-white photos.
+ */
+export default function ImageResultCard({ result, edits, onDelete }: { result: ImageResult; edits: ImageEdits; onDelete: () => void }) {
+  const bought = useBought(result.transformationId);
+  const { applying, heal, hints, setHints, applyHints, reference } = edits;
+  const width = result.width ?? undefined;
+  const height = result.height ?? undefined;
+  const cartItem = { type: 'image', imageUrl: previewUrl(result.transformationId), transformationId: result.transformationId } as const;
+
+  return (
+    <div className="space-y-4" data-testid="image-result">
+      <BeforeAfterSlider
+        beforeSrc={result.originalUrl}
+        afterSrc={result.processedUrl}
+        beforeAlt="Original photo"
+        afterAlt={PREVIEW_ALT}
+        beforeLabel="Original"
+        afterLabel="Restored"
+        watermarkText={site.brand}
+        width={result.width ?? 4}
+        height={result.height ?? 3}
+        eager
+      />
+      <ResultActions
+        kind="image"
+        transformationId={result.transformationId}
+        bought={bought}
+        price={ITEM_PRICES.image}
+        cartItem={cartItem}
+        downloaded={MSG.imageDownloaded}
+        previewNote={MSG.imagePreviewNote}
+        purchasedNote={MSG.purchasedImageNote}
+        onDelete={onDelete}
+      >
+        <ResultViewer
+          beforeSrc={result.originalUrl}
+          afterSrc={result.processedUrl}
+          beforeAlt="Original photo"
+          afterAlt={bought ? RESTORED_ALT : PREVIEW_ALT}
+          beforeLabel="Original"
+          afterLabel="Restored"
+          width={width}
+          height={height}
+          heal={bought ? undefined : heal}
+        />
+      </ResultActions>
+      {!bought && <HealBrush imageUrl={result.processedUrl} width={width} height={height} heal={heal} />}
+      {!bought && (
+        <HintPicker imageUrl={result.processedUrl} width={width} height={height} hints={hints} onChange={setHints} onApply={applyHints} busy={applying} />
+      )}
+      {!bought && result.tone !== 'colour' && (
+        <ReferencePicker active={!!result.reference} busy={applying} onApply={(f) => reference(f)} onRemove={() => reference(null)} />
+      )}
+    </div>
+  );
+}
