@@ -7,7 +7,7 @@ import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { formatPrice, transformationItem } from '../../src/lib/catalog';
-import { probe } from '../unit/video/helpers';
+import { probe } from '../support/video';
 import { greyPhoto } from '../integration/tool/helpers';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { checkoutAndDownload, openVideoTab, toast } from './tool-page';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderEmbedded } from '../../../netlify/lib/video/render';
+import { renderEmbedded, type RenderResult } from '../../../netlify/lib/video/render';
 import { parseMotion, planCameraPath } from '../../../netlify/lib/video/motion';
 import { makeScene, sceneMask, type Scene } from '../../../bench/video/scenes';
 import { clipTracks, followsPath, groupMoves, parallaxShare } from '../../../bench/video/measure';
-import { probe } from '../../unit/video/helpers';
+import { probe } from '../../support/video';
 
 // Rendered clips of a generated scene (a sitter over a textured background), measured the way a viewer sees
 // them: features tracked from the first frame to the last.
@@ -17,16 +17,28 @@ beforeAll(async () => {
   truth = await sceneMask(scene, W, H);
 });
 
+// Each layered clip is rendered and tracked once, by the first test that needs it (a render and its tracking
+// take many seconds).
+type Tracked = { result: RenderResult; tracks: Awaited<ReturnType<typeof clipTracks>> };
+const clips = new Map<string, Promise<Tracked>>();
+function layeredClip(prompt: string): Promise<Tracked> {
+  if (!clips.has(prompt)) {
+    clips.set(prompt, (async () => {
+      const result = await renderEmbedded(scene.jpeg, { ...base, prompt });
+      return { result, tracks: await clipTracks(result.video, W, H) };
+    })());
+  }
+  return clips.get(prompt)!;
+}
+
 describe('parallax render', () => {
   it('moves the subject apart from its background: many tracked features leave the best single camera move', async () => {
     const prompt = 'zoom in slowly';
-    const [layered, flat] = [
-      await renderEmbedded(scene.jpeg, { ...base, prompt }),
-      await renderEmbedded(scene.jpeg, { ...base, prompt }, { parallax: false }),
-    ];
+    const { result: layered, tracks: a } = await layeredClip(prompt);
+    const flat = await renderEmbedded(scene.jpeg, { ...base, prompt }, { parallax: false });
     expect(layered.depth).toMatchObject({ mode: 'parallax', cue: expect.any(String) });
     expect(flat.depth).toEqual({ mode: 'flat', reason: 'parallax off' });
-    const [a, b] = [await clipTracks(layered.video, W, H), await clipTracks(flat.video, W, H)];
+    const b = await clipTracks(flat.video, W, H);
     expect(a.start.length).toBeGreaterThan(150);
     expect(parallaxShare(a)).toBeGreaterThanOrEqual(0.06);
     expect(parallaxShare(b)).toBeLessThan(0.03);
@@ -37,10 +49,10 @@ describe('parallax render', () => {
   }, 120_000);
 
   it.each(['zoom in slowly', 'pan left', 'tilt down'])('moves subject and background as the camera path says (%s)', async (prompt) => {
-    const result = await renderEmbedded(scene.jpeg, { ...base, prompt });
+    const { result, tracks } = await layeredClip(prompt);
     if (result.depth?.mode !== 'parallax') throw new Error(`flat render: ${JSON.stringify(result.depth)}`);
     const path = planCameraPath(parseMotion(prompt), 150);
-    const moves = groupMoves(await clipTracks(result.video, W, H), truth, path, W, H);
+    const moves = groupMoves(tracks, truth, path, W, H);
     expect(moves.subject.count).toBeGreaterThan(20);
     expect(moves.background.count).toBeGreaterThan(20);
     // Each group moves between what the path gives its nearest and its farthest part, the subject ahead.
