@@ -26,7 +26,8 @@ async function violations(page: Page, label: string): Promise<string[]> {
   for (const path of paths) {
     const response = await page.goto(baseUrl() + path);
     if (response?.status() !== 200) failures.push(`${label} ${path}: status ${response?.status()}`);
-    const results = await new AxeBuilder({ page }).analyze();
+    // Only violations are read: axe then skips describing every passing node, a fifth of its time.
+    const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
     for (const v of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
       failures.push(`${label} ${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }
