@@ -207,6 +207,9 @@ export async function failTransformation(id: string, error: string): Promise<Tra
  */
 export const STALE_AFTER_SECONDS = { image: 180, video: 120 } as const;
 
+/** How often a working job of either kind stamps its row, well inside both STALE_AFTER_SECONDS. */
+export const HEARTBEAT_MS = 20_000;
+
 const STALE_MESSAGES = {
   image: 'Processing stopped responding. Please try again.',
   video: 'Video generation stopped responding. Please try again.',

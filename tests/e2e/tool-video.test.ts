@@ -7,7 +7,7 @@ import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { formatPrice, transformationItem } from '../../src/lib/catalog';
-import { probe } from '../unit/video/helpers';
+import { probe } from '../support/video';
 import { greyPhoto } from '../integration/tool/helpers';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { checkoutAndDownload, openVideoTab, toast } from './tool-page';
@@ -55,11 +55,23 @@ describe('transformation tool: video', () => {
   it('refuses generation while the video service is unavailable', async () => {
     const { context, page } = await newPage(browser());
     await page.route('**/api/health', (route) => route.fulfill({ json: { ok: true, video: { available: false, engine: 'embedded' } } }));
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET') sent.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
     const panel = await openVideoTab(page);
-    await panel.getByRole('alert').filter({ hasText: MSG.videoUnavailable }).waitFor();
+    const alert = panel.getByRole('alert').filter({ hasText: MSG.videoUnavailable });
+    await alert.waitFor();
+    await expect(alert.isVisible()).resolves.toBe(true);
     await panel.locator('input[type=file]').setInputFiles(photo);
+    await panel.getByLabel('How should the image animate?').fill('Zoom in slowly on the subject');
     await panel.getByRole('button', { name: 'Generate Video' }).click();
     await toast(page, MSG.videoUnavailable);
+    // Refused in the page: no job was sent, nothing is generating and there is nothing to buy.
+    expect(sent.filter((s) => s.includes('/api/'))).toEqual([]);
+    expect(await panel.getByText('Generating your video...').count()).toBe(0);
+    expect(await panel.getByTestId('video-player').count()).toBe(0);
+    expect(await panel.getByRole('button', { name: /Add to Cart/ }).count()).toBe(0);
     await context.close();
   });
 

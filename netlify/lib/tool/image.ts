@@ -29,13 +29,12 @@ import {
   createTransformation,
   failTransformation,
   getTransformation,
+  HEARTBEAT_MS,
   setTransformationPaths,
   touchTransformation,
   type Transformation,
 } from '../transformations';
 
-/** How often a running image job stamps its row (well inside STALE_AFTER_SECONDS.image). */
-const HEARTBEAT_MS = 20_000;
 import { MSG } from '../../../src/lib/messages';
 import { extensionFor, mimeFor, paths, viewUrl } from './media';
 

@@ -19,6 +19,7 @@ import {
   createTransformation,
   failTransformation,
   getTransformation,
+  HEARTBEAT_MS,
   setTransformationPaths,
   STALE_AFTER_SECONDS,
   updateProgress,
@@ -44,10 +45,8 @@ export const VIDEO_JOB_TIMEOUT_MS = Number(process.env.VIDEO_JOB_TIMEOUT_MS) > 0
  * function for minutes, or a paid hosted run. Past it a new job is refused with 503 before anything is stored.
  */
 export const MAX_ACTIVE_VIDEO_JOBS = Number(process.env.MAX_CONCURRENT_VIDEO_JOBS) || 3;
-/** Progress is written when it moved by at least this much… */
+/** Progress is written when it moved by at least this much, and at least every HEARTBEAT_MS while the engine is busy. */
 export const PROGRESS_STEP = 0.05;
-/** …and at least this often while the engine is busy, as a heartbeat for the stale-job check. */
-export const HEARTBEAT_MS = 20_000;
 
 const JOB_PURPOSE = 'video-job';
 export const BACKGROUND_PATH = '/.netlify/functions/process-video-background';

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -54,9 +54,21 @@ describe('startEmbeddedServices', () => {
   });
 
   it('takes over a lock left by a process that is gone', async () => {
-    writeFileSync(path.join(dataDir, 'embedded.lock'), '999999999:0:stale');
+    const lock = path.join(dataDir, 'embedded.lock');
+    writeFileSync(lock, '999999999:0:stale');
     const services = await startEmbeddedServices({ dataDir, setEnv: false });
-    await services.stop();
+    try {
+      // The lock now names this process, and the folder's data is served as before.
+      expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${process.pid}:`));
+      const client = new pg.Client({ connectionString: services.env.DATABASE_URL });
+      await client.connect();
+      expect((await client.query(`select name from leads where email = 'kept@example.com'`)).rows).toEqual([{ name: 'Kept' }]);
+      await client.end();
+    } finally {
+      await services.stop();
+    }
+    // Stopping releases it: nothing is left behind for the next start to take over.
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('reports an unconfigured database at call time, never at import', async () => {

@@ -16,7 +16,7 @@ import { startEmbedded } from '../platform/helpers/backends';
 import { BASE, dataUrl, greyPhoto, pngBombHeader } from './helpers';
 import { transformationItem } from '../../../src/lib/catalog';
 import { makeScene } from '../../../bench/video/scenes';
-import { probe } from '../../unit/video/helpers';
+import { probe } from '../../support/video';
 
 let platform: Awaited<ReturnType<typeof startEmbedded>>;
 beforeAll(async () => {

@@ -1,12 +1,10 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { renderEmbedded } from '../../../netlify/lib/video/render';
+import { renderEmbedded, type RenderResult } from '../../../netlify/lib/video/render';
 import { letterboxBar } from '../../../netlify/lib/video/filters';
 import { cameraRectAt, parseMotion, planCameraPath } from '../../../netlify/lib/video/motion';
 import { VideoInputError } from '../../../netlify/lib/video/input';
-import { resetFfmpegCheck } from '../../../netlify/lib/video/ffmpeg';
-import { videoEngineStatus, selectVideoEngine } from '../../../netlify/lib/video/index';
-import { decodeFrames, ffmpegChildren, probe, texturedImage, topLevelBoxes } from './helpers';
+import { decodeFrames, ffmpegChildren, probe, texturedImage, topLevelBoxes } from '../../support/video';
 
 const RENDER_TIMEOUT = 90_000;
 const base = { watermarkText: 'Lumora AI' } as const;
@@ -27,15 +25,23 @@ function expectFaststart(mp4: Buffer) {
   expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
 }
 
+// Real encodes of the embedded engine: each render is a 5-second ffmpeg run.
 describe('renderEmbedded', () => {
   let landscape: Buffer;
   beforeAll(async () => {
     landscape = await texturedImage(1600, 900);
   });
+  // The standard render of the landscape is checked by two tests: it is made once, by whichever runs first.
+  let standard: Promise<{ r: RenderResult; progress: number[] }> | undefined;
+  const standardRender = () =>
+    (standard ??= (async () => {
+      const progress: number[] = [];
+      const r = await renderEmbedded(landscape, { ...base, prompt: 'zoom in slowly', mode: 'standard', onProgress: (p) => progress.push(p) });
+      return { r, progress };
+    })());
 
   it('renders a 5 s, 150-frame, 720p H.264/yuv420p faststart MP4 plus its preview, with real progress', async () => {
-    const progress: number[] = [];
-    const r = await renderEmbedded(landscape, { ...base, prompt: 'zoom in slowly', mode: 'standard', onProgress: (p) => progress.push(p) });
+    const { r, progress } = await standardRender();
     expect(r).toMatchObject({ width: 1280, height: 720, frames: 150, durationSeconds: 5 });
     const [video, preview] = await Promise.all([probe(r.video), probe(r.preview)]);
     expectPlayableMp4(video, 1280, 720);
@@ -89,10 +95,9 @@ describe('renderEmbedded', () => {
   }, RENDER_TIMEOUT);
 
   it('cinematic adds black letterbox bars and a grade; standard has neither', async () => {
-    const opts = { ...base, prompt: 'slow push in' };
-    const [std, cine] = await Promise.all([
-      renderEmbedded(landscape, { ...opts, mode: 'standard' }),
-      renderEmbedded(landscape, { ...opts, mode: 'cinematic' }),
+    const [{ r: std }, cine] = await Promise.all([
+      standardRender(),
+      renderEmbedded(landscape, { ...base, prompt: 'zoom in slowly', mode: 'cinematic' }),
     ]);
     expectPlayableMp4(await probe(cine.video), 1280, 720);
     const bar = letterboxBar(1280, 720);
@@ -159,36 +164,5 @@ describe('renderEmbedded', () => {
     await expect(
       renderEmbedded(Buffer.from('GIF89a not really'), { ...base, prompt: 'zoom in', mode: 'standard' }),
     ).rejects.toBeInstanceOf(VideoInputError);
-  });
-});
-
-describe('videoEngineStatus', () => {
-  const saved = process.env.FFMPEG_PATH;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.FFMPEG_PATH;
-    else process.env.FFMPEG_PATH = saved;
-    resetFfmpegCheck();
-  });
-
-  it('reports the embedded engine available after running ffmpeg', async () => {
-    resetFfmpegCheck();
-    const s = await videoEngineStatus();
-    expect(s).toMatchObject({ available: true, engine: 'embedded' });
-    expect(s.detail).toMatch(/ffmpeg version/);
-  });
-
-  it('reports unavailable when the binary is missing', async () => {
-    process.env.FFMPEG_PATH = '/nonexistent/ffmpeg';
-    resetFfmpegCheck();
-    const s = await selectVideoEngine({}).status();
-    expect(s.available).toBe(false);
-    expect(s.detail).toMatch(/not found/);
-  });
-
-  it('selects replicate only when a token and a model are configured', () => {
-    expect(selectVideoEngine({}).id).toBe('embedded');
-    expect(selectVideoEngine({ REPLICATE_API_TOKEN: 't' }).id).toBe('embedded');
-    expect(selectVideoEngine({ REPLICATE_API_TOKEN: 't', REPLICATE_VIDEO_MODEL: 'a/b' }).id).toBe('replicate');
-    expect(selectVideoEngine({ REPLICATE_API_TOKEN: 't', REPLICATE_VIDEO_MODEL: 'a/b', VIDEO_ENGINE: 'embedded' }).id).toBe('embedded');
   });
 });

@@ -2,7 +2,9 @@ import sharp from 'sharp';
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ffmpegPath } from '../../../netlify/lib/video/ffmpeg';
+import { ffmpegPath } from '../../netlify/lib/video/ffmpeg';
+import type { Rgb } from '../../netlify/lib/video/layers/planes';
+import { makeScene, sceneMask, type SceneKind } from '../../bench/video/scenes';
 
 const require = createRequire(import.meta.url);
 export const FFPROBE: string = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
@@ -103,4 +105,11 @@ export function ffmpegChildren(): number[] {
     }
   }
   return pids;
+}
+
+/** A generated scene at working size (drawn at twice the size, then reduced) and its subject's true mask. */
+export async function sceneAt(kind: SceneKind, width: number, height: number, seed = 7): Promise<{ image: Rgb; truth: Uint8Array }> {
+  const scene = await makeScene(kind, width * 2, height * 2, seed);
+  const data = await sharp(scene.jpeg).resize(width, height).raw().toBuffer();
+  return { image: { data, width, height }, truth: await sceneMask(scene, width, height) };
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ffmpegPath } from '../../../netlify/lib/video/ffmpeg';
 import { logProgress, renderReplicate, replicateConfigFromEnv, VideoEngineError } from '../../../netlify/lib/video/replicate-video';
 import { selectVideoEngine } from '../../../netlify/lib/video/engine';
-import { decodeFrames, probe, texturedImage, topLevelBoxes } from './helpers';
+import { decodeFrames, probe, texturedImage, topLevelBoxes } from '../../support/video';
 import { FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';
 
 /** A real clip as a hosted model would return it (no faststart; optionally another codec / odd size). */

@@ -1,0 +1,64 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { baseUrl, newPage, useBrowser } from './harness';
+import { contentPages } from './content-pages';
+import { foundationPages } from './pages';
+
+// The accessibility pass reads the built site's own page list (its sitemap), so every page, a new one
+// included, is checked without a list to keep. Each pass reuses one page for every address, and the two
+// passes run side by side (axe's colour-contrast check is most of the time, and each page has its own process).
+const browser = useBrowser();
+let paths: string[] = [];
+
+/** The paths the sitemap index lists, through each sitemap it names. */
+async function sitemapPaths(): Promise<string[]> {
+  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+  const index = await (await fetch(`${baseUrl()}/sitemap-index.xml`)).text();
+  const found: string[] = [];
+  for (const sitemap of locs(index)) found.push(...locs(await (await fetch(baseUrl() + sitemap)).text()));
+  return found;
+}
+
+/** Serious and critical axe violations of every path, opened one after the other in `page`. */
+async function violations(page: Page, label: string): Promise<string[]> {
+  const failures: string[] = [];
+  for (const path of paths) {
+    const response = await page.goto(baseUrl() + path);
+    if (response?.status() !== 200) failures.push(`${label} ${path}: status ${response?.status()}`);
+    // Only violations are read: axe then skips describing every passing node, a fifth of its time.
+    const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+    for (const v of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+      failures.push(`${label} ${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+  }
+  return failures;
+}
+
+beforeAll(async () => {
+  paths = await sitemapPaths();
+});
+
+describe('accessibility of every page in the sitemap', () => {
+  it('the sitemap lists every page the other tests know, blog posts included', () => {
+    const known = [...foundationPages, ...contentPages].map((p) => p.path);
+    expect(known.filter((p) => !paths.includes(p))).toEqual([]);
+    expect(paths.filter((p) => p.startsWith('/blog/')).length).toBeGreaterThan(0);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it.concurrent('no serious axe violations in dark mode on a desktop', async () => {
+    const { context, page } = await newPage(browser());
+    expect(await violations(page, 'dark')).toEqual([]);
+    await context.close();
+  });
+
+  it.concurrent('no serious axe violations in light mode on a phone', async () => {
+    const { context, page } = await newPage(browser(), { viewport: { width: 390, height: 844 } });
+    await context.addInitScript(() => localStorage.setItem('theme', 'light'));
+    await page.goto(baseUrl() + '/');
+    expect(await page.evaluate(() => document.documentElement.classList.contains('light-mode'))).toBe(true);
+    expect(await violations(page, 'light')).toEqual([]);
+    await context.close();
+  });
+});
