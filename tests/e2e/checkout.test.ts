@@ -6,6 +6,7 @@ import { closePool } from '../../netlify/lib/db';
 import { getStorage } from '../../netlify/lib/storage';
 import { CART_STORAGE_KEY, type CartItem } from '../../src/lib/cart-state';
 import { MSG } from '../../src/lib/messages';
+import { formatPrice, ITEM_PRICES, sumPrices, transformationItem } from '../../src/lib/catalog';
 import { seedCompleted } from '../integration/platform/helpers/seed';
 import { baseUrl, hydrated, newPage, useBrowser, downloadBytes } from './harness';
 
@@ -33,9 +34,11 @@ describe('checkout', () => {
     const image = await seedCompleted('image');
     const video = await seedCompleted('video');
     const cart: CartItem[] = [
-      { id: `restored-${Date.now()}`, type: 'image', name: 'Restored & Colorized Image', price: 1.99, transformationId: image.id, imageUrl: `/preview/${image.id}` },
-      { id: `video-${Date.now()}`, type: 'video', name: 'Generated Video', price: 4.99, transformationId: video.id, videoUrl: `/preview/${video.id}` },
+      { id: `restored-${Date.now()}`, type: 'image', ...transformationItem('image'), transformationId: image.id, imageUrl: `/preview/${image.id}` },
+      { id: `video-${Date.now()}`, type: 'video', ...transformationItem('video'), transformationId: video.id, videoUrl: `/preview/${video.id}` },
     ];
+
+    const total = sumPrices([ITEM_PRICES.image, ITEM_PRICES.video]);
 
     const { context, page } = await newPage(browser(), { acceptDownloads: true });
     await page.goto(`${baseUrl()}/`);
@@ -57,7 +60,7 @@ describe('checkout', () => {
         });
         return res.json();
       }, CART_STORAGE_KEY);
-      expect(result).toMatchObject({ success: true, amount: 6.98 });
+      expect(result).toMatchObject({ success: true, amount: total });
       await page.goto(`${baseUrl()}/checkout/success?order=${result.paymentId}&token=${result.orderToken}`);
     }
 
@@ -66,7 +69,7 @@ describe('checkout', () => {
     await summary.waitFor();
     const links = summary.getByRole('link', { name: /^Download (image|video)$/ });
     expect(await links.count()).toBe(2);
-    await expect(summary.textContent()).resolves.toContain('$6.98');
+    await expect(summary.textContent()).resolves.toContain(formatPrice(total));
     await expect(page.evaluate((key) => localStorage.getItem(key), CART_STORAGE_KEY)).resolves.toBe('[]');
     // The success toast is seen on the success page itself (after the redirect), and only once.
     await page.getByText(MSG.checkoutSuccess).waitFor();
@@ -94,7 +97,7 @@ describe('checkout', () => {
   it('asks for an optional e-mail, refuses a malformed one in the browser, and says the confirmation was saved locally', async () => {
     const image = await seedCompleted('image');
     const cart: CartItem[] = [
-      { id: `restored-${Date.now()}`, type: 'image', name: 'Restored & Colorized Image', price: 1.99, transformationId: image.id, imageUrl: `/preview/${image.id}` },
+      { id: `restored-${Date.now()}`, type: 'image', ...transformationItem('image'), transformationId: image.id, imageUrl: `/preview/${image.id}` },
     ];
     const { context, page } = await newPage(browser());
     await page.goto(`${baseUrl()}/`);

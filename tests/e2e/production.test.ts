@@ -11,6 +11,7 @@ import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { CART_STORAGE_KEY } from '../../src/lib/cart-state';
+import { ITEM_PRICES } from '../../src/lib/catalog';
 import { INLINE_UPLOAD_MAX_BYTES } from '../../src/lib/tool/constants';
 import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
 import { greyPhoto } from '../integration/tool/helpers';
@@ -169,7 +170,8 @@ describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Sup
         'select p.payment_method, p.status, p.amount::text as amount, i.transformation_id from payments p join payment_items i on i.payment_id = p.id where p.id = $1',
         [paymentId],
       );
-      expect(rows).toEqual([{ payment_method: 'demo', status: 'completed', amount: '1.99', transformation_id: id }]);
+      // numeric(10, 2) reads back as text with two decimals.
+      expect(rows).toEqual([{ payment_method: 'demo', status: 'completed', amount: ITEM_PRICES.image.toFixed(2), transformation_id: id }]);
     } finally {
       await db.end();
     }

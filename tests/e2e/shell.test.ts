@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { baseUrl, newPage, useBrowser } from './harness';
 import { foundationPages } from './pages';
 import { site } from '../../src/lib/site';
+import { transformationItem } from '../../src/lib/catalog';
 import { API_HEADERS, STATIC_HEADERS, pagePolicies } from '../../netlify/lib/security-headers';
 import { operatorHeaders } from '../support/operator-health';
 
@@ -196,12 +197,8 @@ describe('sidebar', () => {
     await page.goto(baseUrl() + '/');
     const badge = page.locator('[data-cart-badge]');
     await expect(badge.isVisible()).resolves.toBe(false);
-    await page.evaluate(() =>
-      localStorage.setItem(
-        'lumora-cart',
-        JSON.stringify([{ id: 'restored-1', type: 'image', name: 'Restored & Colorized Image', price: 1.99, imageUrl: '/a.jpg' }]),
-      ),
-    );
+    const cart = JSON.stringify([{ id: 'restored-1', type: 'image', ...transformationItem('image'), imageUrl: '/a.jpg' }]);
+    await page.evaluate((value) => localStorage.setItem('lumora-cart', value), cart);
     await page.reload();
     await expect(badge.textContent()).resolves.toBe('1');
     await context.close();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool, query } from '../../netlify/lib/db';
 import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
 import { CART_STORAGE_KEY, type CartItem } from '../../src/lib/cart-state';
+import { formatPrice, ITEM_PRICES, transformationItem } from '../../src/lib/catalog';
 import { FakeStripe } from '../support/fake-stripe';
 import { seedCompleted } from '../integration/platform/helpers/seed';
 import { hydrated, newPage, useBrowser, downloadBytes } from './harness';
@@ -38,7 +39,7 @@ afterAll(async () => {
 });
 
 const cartWith = (id: string): CartItem[] => [
-  { id: `restored-${id}`, type: 'image', name: 'Restored & Colorized Image', price: 1.99, transformationId: id, imageUrl: `/preview/${id}` },
+  { id: `restored-${id}`, type: 'image', ...transformationItem('image'), transformationId: id, imageUrl: `/preview/${id}` },
 ];
 
 async function toolPageWithCart(cart: CartItem[]) {
@@ -58,7 +59,7 @@ describe('checkout with Stripe', () => {
     await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
 
     await page.waitForURL(`${stripe.base}/pay/**`);
-    await expect(page.locator('main').textContent()).resolves.toContain('Total $1.99');
+    await expect(page.locator('main').textContent()).resolves.toContain(`Total ${formatPrice(ITEM_PRICES.image)}`);
     // Nothing is sold while the buyer is on the payment page.
     const [pending] = await query('select status, payment_method from payments p join payment_items pi on pi.payment_id = p.id where pi.transformation_id = $1', [image.id]);
     expect(pending).toEqual({ status: 'pending', payment_method: 'stripe' });
@@ -73,7 +74,7 @@ describe('checkout with Stripe', () => {
     await summary.waitFor();
     // Once confirmed, the address becomes the order's permanent link.
     expect(new URL(page.url()).searchParams.get('order')).toBeTruthy();
-    await expect(summary.textContent()).resolves.toContain('Total paid$1.99');
+    await expect(summary.textContent()).resolves.toContain(`Total paid${formatPrice(ITEM_PRICES.image)}`);
     expect(stripe.deliveries.at(-1)).toMatchObject({ status: 200 });
 
     const link = summary.getByRole('link', { name: 'Download image' });

@@ -8,6 +8,7 @@ import { IMAGE_MODELS } from '../../src/lib/tool/image-schema';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
+import { formatPrice, ITEM_PRICES } from '../../src/lib/catalog';
 import { site } from '../../src/lib/site';
 import { DAMAGED, colourScene, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
 import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
@@ -181,11 +182,11 @@ describe('transformation tool: image', () => {
     const previewBytes = await downloadBytes(preview);
     await toast(page, MSG.imageDownloaded);
 
-    await result.getByRole('button', { name: /Add to Cart \(\$1\.99\)/ }).click();
+    await result.getByRole('button', { name: `Add to Cart (${formatPrice(ITEM_PRICES.image)})` }).click();
     await toast(page, MSG.cartImageAdded);
     await result.getByRole('button', { name: /Add to Cart/ }).click();
     await toast(page, MSG.cartDuplicate);
-    await expect(page.getByTestId('cart-total').textContent()).resolves.toBe('$1.99');
+    await expect(page.getByTestId('cart-total').textContent()).resolves.toBe(formatPrice(ITEM_PRICES.image));
 
     const id = await page.evaluate(() => JSON.parse(localStorage.getItem('lumora-cart') ?? '[]')[0]?.transformationId);
     const t = (await getTransformation(id))!;

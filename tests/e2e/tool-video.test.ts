@@ -6,7 +6,7 @@ import { closePool } from '../../netlify/lib/db';
 import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
-import { formatPrice, transformationItem } from '../../src/lib/catalog';
+import { formatPrice, ITEM_PRICES, transformationItem } from '../../src/lib/catalog';
 import { probe } from '../support/video';
 import { greyPhoto } from '../integration/tool/helpers';
 import { newPage, useBrowser, downloadBytes } from './harness';
@@ -117,7 +117,7 @@ describe('transformation tool: video', () => {
     expect(preview.suggestedFilename()).toMatch(/^generated-video-\d+\.mp4$/);
     const previewBytes = await downloadBytes(preview);
 
-    await panel.getByRole('button', { name: /Add to Cart \(\$4\.99\)/ }).click();
+    await panel.getByRole('button', { name: `Add to Cart (${formatPrice(ITEM_PRICES.video)})` }).click();
     await toast(page, MSG.cartVideoAdded);
     const id = await page.evaluate(() => JSON.parse(localStorage.getItem('lumora-cart') ?? '[]')[0]?.transformationId);
     const t = (await getTransformation(id))!;

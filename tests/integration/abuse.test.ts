@@ -46,6 +46,8 @@ import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf } from '../sup
 import { watermarkOverlay, watermarkSeed } from '../../netlify/lib/media/watermark';
 import { WATERMARK } from '../../src/lib/watermark-spec';
 import { MSG } from '../../src/lib/messages';
+import { ITEM_PRICES } from '../../src/lib/catalog';
+import { toCents } from '../../src/lib/money';
 import { confirmationSentence } from '../../src/lib/checkout-status';
 import { CHECKOUT_LIMIT } from '../../netlify/lib/orders/place-order';
 import { MAIL_LIMITS } from '../../netlify/lib/mail/order-confirmation';
@@ -359,7 +361,7 @@ describe('checkout: retries never lose an order or pay twice', () => {
     const item = await seedCompleted();
     const before = await countRows();
     const res = await pay({ items: [{ transformationId: item.id, price: 0 }], idempotencyKey: newKey() });
-    if (res.status === 200) expect((await res.json()).amount).toBe(1.99);
+    if (res.status === 200) expect((await res.json()).amount).toBe(ITEM_PRICES.image);
     else {
       expect(res.status).toBe(400);
       expect(await countRows()).toEqual(before);
@@ -668,14 +670,14 @@ describe('downloads are bound to the sale that made them', () => {
     const order = await orderOf(second.sessionId);
     expect(order.downloads).toEqual([]);
     expect(order.items).toEqual([expect.objectContaining({ transformationId: item.id, duplicate: 'refunded' })]);
-    expect(stripe.refunds).toEqual([expect.objectContaining({ payment_intent: stripe.sessions.get(second.sessionId)!.payment_intent, amount: 199 })]);
+    expect(stripe.refunds).toEqual([expect.objectContaining({ payment_intent: stripe.sessions.get(second.sessionId)!.payment_intent, amount: toCents(ITEM_PRICES.image) })]);
     // A link bound to the duplicate payment opens nothing; the sale's own link works.
     const refused = await fetchFile(`/api/downloads/${item.id}?token=${downloadToken(second.paymentId, item.id)}`);
     expect(refused.status).toBe(403);
     const sale = await orderOf(first.sessionId);
     expect((await fetchFile(sale.downloads[0].url)).status).toBe(200);
     // Stripe then reports the duplicate payment refunded in full: it ends refunded; the sale is untouched.
-    const refundedEvent = await send(stripe.event('charge.refunded', stripe.refundedCharge(second.sessionId, 199)));
+    const refundedEvent = await send(stripe.event('charge.refunded', stripe.refundedCharge(second.sessionId, toCents(ITEM_PRICES.image))));
     expect(await refundedEvent.json()).toMatchObject({ applied: true, status: 'refunded' });
     expect((await fetchFile(sale.downloads[0].url)).status).toBe(200);
     expect((await getTransformation(item.id))!.purchased).toBe(true);

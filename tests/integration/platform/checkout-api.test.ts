@@ -3,6 +3,7 @@ import checkout from '../../../netlify/functions/checkout.mts';
 import orders from '../../../netlify/functions/orders.mts';
 import downloads from '../../../netlify/functions/downloads.mts';
 import { MSG } from '../../../src/lib/messages';
+import { ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { startEmbedded } from './helpers/backends';
 import { countRows, newKey, seedCompleted } from './helpers/seed';
 
@@ -34,14 +35,15 @@ describe('POST /api/checkout', () => {
     const res = await post({ items: [{ transformationId: image.id }, { transformationId: video.id }], idempotencyKey: newKey() });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ success: true, amount: 6.98, currency: 'USD' });
+    const total = sumPrices([ITEM_PRICES.image, ITEM_PRICES.video]);
+    expect(body).toMatchObject({ success: true, amount: total, currency: 'USD' });
     expect(body.items).toHaveLength(2);
     expect(body.orderToken).toMatch(/^[\w-]{43}$/);
 
     const order = await get(orders, `/api/orders/${body.paymentId}?token=${body.orderToken}`);
     expect(order.status).toBe(200);
     const orderBody = await order.json();
-    expect(orderBody).toMatchObject({ success: true, paymentId: body.paymentId, amount: 6.98, status: 'completed', paymentMethod: 'demo' });
+    expect(orderBody).toMatchObject({ success: true, paymentId: body.paymentId, amount: total, status: 'completed', paymentMethod: 'demo' });
     expect(orderBody.downloads).toEqual(body.downloads);
 
     for (const [i, item] of [image, video].entries()) {

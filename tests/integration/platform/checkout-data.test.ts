@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_PACKAGES, TRANSFORMATION_PRICES, sumPrices } from '../../../src/lib/catalog';
+import { findImagePackage, IMAGE_PACKAGES, ITEM_PRICES, TRANSFORMATION_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { query } from '../../../netlify/lib/db';
 import { databaseRateLimiter } from '../../../netlify/lib/rate-limit';
 import { applyMigrations, pgTarget } from '../../../netlify/lib/db/migrations';
@@ -63,11 +63,13 @@ for (const backend of backends) {
         items: [{ transformationId: image.id }, { packageId: 'premium-restoration' }, { transformationId: video.id }],
         idempotencyKey: newKey(),
       });
-      expect(result.amount).toBe(sumPrices([1.99, 99, 4.99]));
+      const premium = findImagePackage('premium-restoration')!.priceValue;
+      const total = sumPrices([ITEM_PRICES.image, premium, ITEM_PRICES.video]);
+      expect(result.amount).toBe(total);
       expect(result.items.map((i) => [i.type, i.price])).toEqual([
-        ['image', 1.99],
-        ['package', 99],
-        ['video', 4.99],
+        ['image', ITEM_PRICES.image],
+        ['package', premium],
+        ['video', ITEM_PRICES.video],
       ]);
       expect(result.downloads.map((d) => d.transformationId)).toEqual([image.id, video.id]);
       expect(result.downloads[0]!.filename).toMatch(/^restored-image-\d+\.jpg$/);
@@ -76,7 +78,8 @@ for (const backend of backends) {
         'select status, payment_method, amount from payments where id = $1',
         [result.paymentId],
       );
-      expect(payment).toEqual({ status: 'completed', payment_method: 'demo', amount: '105.98' });
+      // numeric(10, 2) reads back as text with two decimals.
+      expect(payment).toEqual({ status: 'completed', payment_method: 'demo', amount: total.toFixed(2) });
       expect((await getTransformation(image.id))!.purchased).toBe(true);
       expect((await getTransformation(video.id))!.purchased).toBe(true);
     });
@@ -154,7 +157,8 @@ for (const backend of backends) {
       );
       expect(new Set(results.map((r) => r.paymentId)).size).toBe(100);
       results.forEach((result, i) => {
-        const expected = sumPrices([1.99, ...(carts[i]!.video ? [4.99] : []), ...(i % 10 === 0 ? [299] : [])]);
+        const family = findImagePackage('family-package')!.priceValue;
+        const expected = sumPrices([ITEM_PRICES.image, ...(carts[i]!.video ? [ITEM_PRICES.video] : []), ...(i % 10 === 0 ? [family] : [])]);
         expect(result.amount).toBe(expected);
         expect(result.items).toHaveLength(1 + (carts[i]!.video ? 1 : 0) + (i % 10 === 0 ? 1 : 0));
       });

@@ -9,6 +9,7 @@ import orders from '../../../netlify/functions/orders.mts';
 import stripeWebhook from '../../../netlify/functions/stripe-webhook.mts';
 import { query } from '../../../netlify/lib/db';
 import { MSG } from '../../../src/lib/messages';
+import { formatPrice, ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { FakeStripe } from '../../support/fake-stripe';
 import { startSmtpSink } from '../../support/smtp-sink';
 import { startEmbedded } from './helpers/backends';
@@ -82,7 +83,7 @@ describe('order confirmation e-mail', () => {
     const mail = await simpleParser(received.raw);
     expect(mail.subject).toContain(body.paymentId.slice(0, 8));
     expect(mail.text).toContain(body.paymentId);
-    expect(mail.text).toContain('$6.98');
+    expect(mail.text).toContain(formatPrice(sumPrices([ITEM_PRICES.image, ITEM_PRICES.video])));
     await expectCleanDownloads(linksIn(mail.text!), [image, video]);
     expect(linksIn(mail.text!)).toEqual(body.downloads.map((d: { url: string }) => `${SITE}${d.url}`));
 

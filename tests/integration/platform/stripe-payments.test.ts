@@ -12,6 +12,8 @@ import { readPaymentsConfig } from '../../../netlify/lib/payments/config';
 import { resetDeployState } from '../../../netlify/lib/running-deploy';
 import { downloadToken } from '../../../netlify/lib/orders/tokens';
 import { MSG } from '../../../src/lib/messages';
+import { findImagePackage, ITEM_NAMES, ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
+import { toCents } from '../../../src/lib/money';
 import { FakeStripe } from '../../support/fake-stripe';
 import { startEmbedded } from './helpers/backends';
 import { newKey, seedCompleted } from './helpers/seed';
@@ -84,7 +86,8 @@ describe('PAYMENTS=stripe', () => {
     const res = await postCheckout({ items: [{ transformationId: image.id }, { transformationId: video.id }, { packageId: 'ai-creation' }], idempotencyKey: key });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ success: true, amount: 85.98, currency: 'USD', downloads: [] });
+    const creation = findImagePackage('ai-creation')!;
+    expect(body).toMatchObject({ success: true, amount: sumPrices([ITEM_PRICES.image, ITEM_PRICES.video, creation.priceValue]), currency: 'USD', downloads: [] });
     expect(body.checkoutUrl).toMatch(new RegExp(`^${stripe.base}/pay/cs_test_\\w+$`));
 
     const create = stripe.creates.at(-1)!;
@@ -97,9 +100,9 @@ describe('PAYMENTS=stripe', () => {
       cancel_url: `${BASE}/checkout/cancel`,
     });
     expect(create.params.line_items.map((li: any) => [li.price_data.product_data.name, li.price_data.unit_amount, li.price_data.currency])).toEqual([
-      ['Restored & Colorized Image', '199', 'usd'],
-      ['Generated Video', '499', 'usd'],
-      ['AI Creation', '7900', 'usd'],
+      [ITEM_NAMES.image, String(toCents(ITEM_PRICES.image)), 'usd'],
+      [ITEM_NAMES.video, String(toCents(ITEM_PRICES.video)), 'usd'],
+      [creation.name, String(toCents(creation.priceValue)), 'usd'],
     ]);
     const [payment] = await query('select status, payment_method, stripe_session_id from payments where id = $1', [body.paymentId]);
     const sessionId = new URL(body.checkoutUrl).pathname.split('/').pop();
@@ -126,7 +129,7 @@ describe('PAYMENTS=stripe', () => {
     expect(await paid.json()).toMatchObject({ received: true, applied: true, status: 'completed' });
 
     const order = await sessionOrder(sessionId);
-    expect(order).toMatchObject({ status: 'completed', amount: 1.99 });
+    expect(order).toMatchObject({ status: 'completed', amount: ITEM_PRICES.image });
     expect(order.downloads).toHaveLength(1);
     const file = await download(order.downloads[0].url);
     expect(file.status).toBe(200);
@@ -172,7 +175,7 @@ describe('PAYMENTS=stripe', () => {
 
   it('acknowledges an event for a session this site did not make (200, so Stripe stops retrying) and changes nothing', async () => {
     const client = stripeClient((readPaymentsConfig() as { stripe: Parameters<typeof stripeClient>[0] }).stripe);
-    const lineItems = [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 199, product_data: { name: 'Restored & Colorized Image' } } }];
+    const lineItems = [{ quantity: 1, price_data: { currency: 'usd', unit_amount: toCents(ITEM_PRICES.image), product_data: { name: ITEM_NAMES.image } } }];
     const before = await state();
     for (const metadata of [{ payment_id: randomUUID() }, { payment_id: 'not-a-uuid' }, {}] as Record<string, string>[]) {
       const session = await client.checkout.sessions.create({ mode: 'payment', line_items: lineItems, metadata, success_url: `${BASE}/checkout/success` });

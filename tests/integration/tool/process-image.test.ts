@@ -11,6 +11,7 @@ import { query } from '../../../netlify/lib/db';
 import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
 import { MSG } from '../../../src/lib/messages';
+import { ITEM_PRICES } from '../../../src/lib/catalog';
 import { startEmbedded } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
 import { BASE, greyPhoto, multipart, pngBombHeader } from './helpers';
@@ -80,7 +81,7 @@ describe('POST /api/process-image', () => {
       {},
     );
     const order = await paid.json();
-    expect(order).toMatchObject({ success: true, amount: 1.99 });
+    expect(order).toMatchObject({ success: true, amount: ITEM_PRICES.image });
     const file = await fetchUrl(downloads, order.downloads[0].url);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(clean)).toBe(true);

@@ -4,6 +4,7 @@ import {
   $cartCount, $cartItems, $cartProcessing, $cartTotal, addPackageToCart, addToCart, checkout, clearCart, removeFromCart,
 } from '../../../src/lib/cart';
 import { decodeCart } from '../../../src/lib/cart-state';
+import { findImagePackage, ITEM_PRICES, sumPrices, transformationItem } from '../../../src/lib/catalog';
 import { MSG } from '../../../src/lib/messages';
 
 beforeEach(() => {
@@ -16,11 +17,11 @@ describe('cart rules', () => {
     expect(addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' })).toEqual({ ok: true, message: MSG.cartImageAdded });
     expect(addToCart({ type: 'video', videoUrl: '/v.mp4', transformationId: 't2' })).toEqual({ ok: true, message: MSG.cartVideoAdded });
     const [image, video] = $cartItems.get();
-    expect(image).toMatchObject({ type: 'image', price: 1.99, name: 'Restored & Colorized Image' });
+    expect(image).toMatchObject({ type: 'image', ...transformationItem('image') });
     expect(image!.id).toMatch(/^restored-\d+$/);
-    expect(video).toMatchObject({ type: 'video', price: 4.99, name: 'Generated Video' });
+    expect(video).toMatchObject({ type: 'video', ...transformationItem('video') });
     expect(video!.id).toMatch(/^video-\d+$/);
-    expect($cartTotal.get()).toBe(6.98);
+    expect($cartTotal.get()).toBe(sumPrices([ITEM_PRICES.image, ITEM_PRICES.video]));
     expect($cartCount.get()).toBe(2);
   });
 
@@ -39,7 +40,7 @@ describe('cart rules', () => {
   it('adds packages once with their own price and message', () => {
     expect(addPackageToCart('premium-restoration')).toEqual({ ok: true, message: 'Added Premium Restoration to cart!' });
     expect(addPackageToCart('premium-restoration').message).toBe(MSG.cartDuplicate);
-    expect($cartItems.get()[0]).toMatchObject({ price: 99, packageId: 'premium-restoration', type: 'image' });
+    expect($cartItems.get()[0]).toMatchObject({ price: findImagePackage('premium-restoration')!.priceValue, packageId: 'premium-restoration', type: 'image' });
     expect(addPackageToCart('nope').ok).toBe(false);
   });
 
@@ -56,7 +57,7 @@ describe('cart rules', () => {
     expect(decodeCart('not json')).toEqual([]);
     expect(decodeCart('{"a":1}')).toEqual([]);
     expect(decodeCart('[{"id":"x","type":"image","name":"n","price":-1}]')).toEqual([]);
-    expect(decodeCart('[{"id":"x","type":"image","name":"n","price":1.99}]')).toHaveLength(1);
+    expect(decodeCart(JSON.stringify([{ id: 'x', type: 'image', name: 'n', price: ITEM_PRICES.image }]))).toHaveLength(1);
   });
 });
 
@@ -88,7 +89,7 @@ describe('checkout action', () => {
     const fetchImpl = vi.fn(async (_url: string, init: RequestInit) => {
       bodies.push(JSON.parse(String(init.body)));
       expect($cartProcessing.get()).toBe(true);
-      return Response.json({ success: true, paymentId: 'p1', amount: 41.99, orderToken: 'tok' });
+      return Response.json({ success: true, paymentId: 'p1', amount: sumPrices([ITEM_PRICES.image, findImagePackage('basic-restoration')!.priceValue]), orderToken: 'tok' });
     });
     const result = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(result).toMatchObject({ ok: true, message: MSG.checkoutSuccess, paymentId: 'p1' });
@@ -133,7 +134,7 @@ describe('checkout action', () => {
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
     let release!: () => void;
     const fetchImpl = vi.fn(
-      () => new Promise<Response>((resolve) => (release = () => resolve(Response.json({ success: true, paymentId: 'p', amount: 1.99, orderToken: 't' })))),
+      () => new Promise<Response>((resolve) => (release = () => resolve(Response.json({ success: true, paymentId: 'p', amount: ITEM_PRICES.image, orderToken: 't' })))),
     );
     const first = checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     const second = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
@@ -161,7 +162,7 @@ describe('checkout action with real payments', () => {
     vi.useFakeTimers();
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
     const fetchImpl = vi.fn(async () =>
-      Response.json({ success: true, paymentId: 'p1', amount: 1.99, orderToken: 'tok', downloads: [], checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
+      Response.json({ success: true, paymentId: 'p1', amount: ITEM_PRICES.image, orderToken: 'tok', downloads: [], checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
     );
     const result = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(result).toMatchObject({ ok: true, message: MSG.checkoutRedirecting, redirectUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' });
@@ -172,7 +173,7 @@ describe('checkout action with real payments', () => {
 
   it('refuses a payment page that is not a web address', async () => {
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
-    const fetchImpl = vi.fn(async () => Response.json({ success: true, paymentId: 'p1', amount: 1.99, orderToken: 'tok', checkoutUrl: 'javascript:alert(1)' }));
+    const fetchImpl = vi.fn(async () => Response.json({ success: true, paymentId: 'p1', amount: ITEM_PRICES.image, orderToken: 'tok', checkoutUrl: 'javascript:alert(1)' }));
     await expect(checkout({ fetchImpl: fetchImpl as unknown as typeof fetch })).resolves.toEqual({ ok: false, message: MSG.checkoutFailed() });
     expect($cartCount.get()).toBe(1);
   });

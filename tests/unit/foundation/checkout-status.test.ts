@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import { ITEM_PRICES } from '../../../src/lib/catalog';
 import { orderPageUrl, sessionOrderUrl, waitForPayment } from '../../../src/lib/checkout-status';
 
-const order = (status: string) => ({ success: true, paymentId: 'p1', orderToken: 't/1', status, amount: 1.99, items: [], downloads: [] });
+const order = (status: string) => ({ success: true, paymentId: 'p1', orderToken: 't/1', status, amount: ITEM_PRICES.image, items: [], downloads: [] });
 
 describe('waitForPayment', () => {
   it('asks about the session until the webhook has settled the order', async () => {

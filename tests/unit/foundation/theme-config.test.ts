@@ -4,7 +4,7 @@ import { site, pageTitle } from '../../../src/lib/site';
 import { services } from '../../../src/lib/services';
 import { serviceLinks, resourceLinks, isCurrent } from '../../../src/lib/navigation';
 import { makeParticles, seeded } from '../../../src/lib/particles';
-import { ITEM_PRICES, IMAGE_PACKAGES } from '../../../src/lib/catalog';
+import { IMAGE_PACKAGES } from '../../../src/lib/catalog';
 
 describe('theme', () => {
   it('defaults to dark and toggles', () => {
@@ -73,10 +73,9 @@ describe('site configuration', () => {
     expect(isCurrent('/blog', '/blog/index.html')).toBe(true);
   });
 
-  it('prices items and packages from the catalogue', () => {
-    expect(ITEM_PRICES).toEqual({ image: 1.99, video: 4.99 });
-    expect(IMAGE_PACKAGES.map((p) => [p.id, p.priceValue, p.isPopular])).toEqual([
-      ['basic-restoration', 40, false], ['premium-restoration', 99, true], ['ai-creation', 79, false], ['family-package', 299, false],
+  it('offers the four image packages, Premium highlighted', () => {
+    expect(IMAGE_PACKAGES.map((p) => [p.id, p.isPopular])).toEqual([
+      ['basic-restoration', false], ['premium-restoration', true], ['ai-creation', false], ['family-package', false],
     ]);
   });
 });

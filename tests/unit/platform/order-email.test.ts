@@ -3,19 +3,21 @@ import { maskEmail } from '../../../netlify/lib/mail/mask';
 import { confirmationMessage } from '../../../netlify/lib/mail/order-confirmation';
 import { readMailTarget } from '../../../netlify/lib/mail/transport';
 import { checkoutRequestSchema } from '../../../src/lib/orders-schema';
+import { findImagePackage, formatPrice, ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { confirmationSentence } from '../../../src/lib/checkout-status';
 import { MSG } from '../../../src/lib/messages';
 
+const basic = findImagePackage('basic-restoration')!;
 const order = {
   paymentId: '11111111-2222-4333-8444-555555555555',
-  amount: 8.98,
+  amount: sumPrices([ITEM_PRICES.image, basic.priceValue]),
   currency: 'USD',
   status: 'completed',
   paymentMethod: 'demo',
   createdAt: '2026-11-23T10:00:00.000Z',
   items: [
-    { type: 'image' as const, name: 'Restored <Image>', price: 1.99, transformationId: 'aaaaaaaa-0000-4000-8000-000000000001' },
-    { type: 'package' as const, name: 'Starter', price: 6.99, packageId: 'starter' },
+    { type: 'image' as const, name: 'Restored <Image>', price: ITEM_PRICES.image, transformationId: 'aaaaaaaa-0000-4000-8000-000000000001' },
+    { type: 'package' as const, name: basic.name, price: basic.priceValue, packageId: basic.id },
   ],
   downloads: [{ transformationId: 'aaaaaaaa-0000-4000-8000-000000000001', url: '/api/downloads/aaaaaaaa-0000-4000-8000-000000000001?token=abc', filename: 'restored-image-1.jpg' }],
   confirmation: { status: 'none' as const },
@@ -43,7 +45,7 @@ describe('order confirmation', () => {
     expect(mail.to).toBe('buyer@example.com');
     expect(mail.text).toContain(order.paymentId);
     expect(mail.text).toContain(`Download: https://shop.example${order.downloads[0]!.url}`);
-    expect(mail.text).toContain('$8.98 (demonstration, nothing charged)');
+    expect(mail.text).toContain(`${formatPrice(order.amount)} (demonstration, nothing charged)`);
     expect(mail.text).toContain('Our team will e-mail your finished files.');
     expect(mail.html).toContain('Restored &#60;Image&#62;');
     expect(mail.html).not.toContain('<Image>');

@@ -3,13 +3,32 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { catalogRows, IMAGE_PACKAGES, packagePriceLabel } from '../../../src/lib/catalog';
+import { catalogRows, formatPrice, IMAGE_PACKAGES, packagePriceLabel, sumPrices } from '../../../src/lib/catalog';
+import { toCents } from '../../../src/lib/money';
 import { catalogMigration, migrationFileName, pricesInMigrations } from '../../../scripts/lib/catalog-migration';
 
 // The checkout charges from catalog_prices (filled by the migrations); the cart displays catalog.ts. They must
 // agree, and a price change is one edit in catalog.ts plus the migration `npm run db:prices` writes.
 // (The integration tests also read the table back from a migrated database.)
 const migrations = fileURLToPath(new URL('../../../supabase/migrations/', import.meta.url));
+
+describe('catalogue prices', () => {
+  it('are positive amounts in whole cents, as the database (numeric(10, 2)) and Stripe (cents) hold them', () => {
+    for (const row of catalogRows()) {
+      expect(row.price, row.itemKey).toBeGreaterThan(0);
+      expect(toCents(row.price) / 100, row.itemKey).toBe(row.price);
+    }
+  });
+
+  it('add up in cents, without floating-point drift, and show with two decimals', () => {
+    expect(0.1 + 0.2).not.toBe(0.3);
+    expect(sumPrices([0.1, 0.2])).toBe(0.3);
+    expect(sumPrices([2.05, 3.15, 0.01])).toBe(5.21);
+    expect(sumPrices([])).toBe(0);
+    expect(formatPrice(5.2)).toBe('$5.20');
+    expect(formatPrice(40)).toBe('$40.00');
+  });
+});
 
 describe('SQL price list', () => {
   it('is what src/lib/catalog.ts says, names and prices (else: npm run db:prices)', () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { $cartItems, $purchases, addPackageToCart, addToCart, checkout, clearCart, rememberDownloads, thumbnailUrl, type CartItem } from '../../../src/lib/cart';
 import { decodePurchases } from '../../../src/lib/cart-state';
+import { ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { downloadSource, loadImageResult, loadVideoResult } from '../../../src/lib/tool/api';
 import { previewUrl } from '../../../src/lib/tool/constants';
 import { $savedResults, decodeSavedResults, saveResult } from '../../../src/lib/tool/saved';
@@ -25,7 +26,7 @@ describe('purchased downloads', () => {
     addToCart({ type: 'video', transformationId: OTHER });
     const fetchImpl = vi.fn(async () =>
       Response.json({
-        success: true, paymentId: 'p1', amount: 6.98, orderToken: 'tok',
+        success: true, paymentId: 'p1', amount: sumPrices([ITEM_PRICES.image, ITEM_PRICES.video]), orderToken: 'tok',
         downloads: [
           { transformationId: ID, url: link(ID), filename: 'restored-image-1.jpg' },
           { transformationId: OTHER, url: 'https://evil.test/x', filename: 'x' },
@@ -62,11 +63,11 @@ describe('purchased downloads', () => {
 
 describe('cart thumbnails', () => {
   it('results use the stable preview route, whatever URL they were saved with; packages keep theirs', () => {
-    const old: CartItem = { id: 'r', type: 'image', name: 'n', price: 1.99, transformationId: ID, imageUrl: '/api/files/previews/x.jpg?exp=1&sig=s' };
+    const old: CartItem = { id: 'r', type: 'image', name: 'n', price: ITEM_PRICES.image, transformationId: ID, imageUrl: '/api/files/previews/x.jpg?exp=1&sig=s' };
     expect(thumbnailUrl(old)).toBe(`/api/transformations/${ID}/preview`);
     addPackageToCart('basic-restoration', '/media/p.svg');
     expect(thumbnailUrl($cartItems.get()[0]!)).toBe('/media/p.svg');
-    expect(thumbnailUrl({ id: 'v', type: 'video', name: 'n', price: 4.99, transformationId: OTHER, imageUrl: '/x.jpg' })).toBeUndefined();
+    expect(thumbnailUrl({ id: 'v', type: 'video', name: 'n', price: ITEM_PRICES.video, transformationId: OTHER, imageUrl: '/x.jpg' })).toBeUndefined();
   });
 });
 
