@@ -1,7 +1,7 @@
 import type { IconKey } from '../components/ui/Icon.astro';
 
 /**
- * Home page content that is not the services list. A promo card with `priceFrom` shows that page's price
+ * Home page content that is not the services list. A promo card with `pricedByPage` shows its page's price
  * (src/content/plan-price.ts) as its label instead of `label`: prices are written only on the product's page.
  */
 export const promoCards = [
@@ -9,8 +9,8 @@ export const promoCards = [
   { href: '/llm-fine-tuning', title: 'LLM Fine-Tuning', label: 'NEW', description: 'A model that speaks your industry, trained on your data.', icon: 'brain' },
   { href: '/ai-doctors-second-opinion', title: "AI Doctor's Second Opinion", label: 'NEW', description: 'Understand your diagnosis before you decide.', icon: 'stethoscope' },
   { href: '/aila-lawyers', title: 'AILA Lawyers', label: 'NEW', description: 'Case-based legal help for one flat fee per case.', icon: 'scale' },
-  { href: '/lifequest-ai', title: 'LifeQuest AI', label: 'NEW', priceFrom: 'lifequest-ai', description: 'Your goals, broken into daily wins by an AI coach.', icon: 'target' },
-] as const satisfies readonly { href: string; title: string; label: string; priceFrom?: string; description: string; icon: IconKey }[];
+  { href: '/lifequest-ai', title: 'LifeQuest AI', label: 'NEW', pricedByPage: true, description: 'Your goals, broken into daily wins by an AI coach.', icon: 'target' },
+] as const satisfies readonly { href: string; title: string; label: string; pricedByPage?: true; description: string; icon: IconKey }[];
 
 export const benefits = [
   { title: 'Practical, not theoretical', description: 'Every engagement ends with something running in your business, not a slide deck.', icon: 'zap' },
