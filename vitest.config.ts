@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Most test time is spent waiting (browsers, function processes, the database), not computing: one
-    // worker more than the CPUs keeps a 2-core machine busy. Browser test files still run one at a time.
+    // worker more than the CPUs keeps a 2-core machine busy. Every project's files share those workers, browser
+    // files included: they share one server and one Chromium, and builds of their own run in a project copy.
     maxWorkers: 3,
     projects: [
       {
@@ -36,7 +37,6 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
-          fileParallelism: false,
         },
       },
     ],

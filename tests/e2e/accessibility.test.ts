@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { baseUrl, newPage, useBrowser } from './harness';
@@ -9,7 +9,6 @@ import { foundationPages } from './pages';
 // included, is checked without a list to keep. Each pass reuses one page for every address, and the two
 // passes run side by side (axe's colour-contrast check is most of the time, and each page has its own process).
 const browser = useBrowser();
-let paths: string[] = [];
 
 /** The paths the sitemap index lists, through each sitemap it names. */
 async function sitemapPaths(): Promise<string[]> {
@@ -35,9 +34,9 @@ async function violations(page: Page, label: string): Promise<string[]> {
   return failures;
 }
 
-beforeAll(async () => {
-  paths = await sitemapPaths();
-});
+const paths = await sitemapPaths();
+// A pass's time limit grows with the sitemap: axe takes a few seconds a page on a busy 2-core machine.
+const PASS_TIMEOUT_MS = 60_000 + paths.length * 6_000;
 
 describe('accessibility of every page in the sitemap', () => {
   it('the sitemap lists every page the other tests know, blog posts included', () => {
@@ -51,7 +50,7 @@ describe('accessibility of every page in the sitemap', () => {
     const { context, page } = await newPage(browser());
     expect(await violations(page, 'dark')).toEqual([]);
     await context.close();
-  });
+  }, PASS_TIMEOUT_MS);
 
   it.concurrent('no serious axe violations in light mode on a phone', async () => {
     const { context, page } = await newPage(browser(), { viewport: { width: 390, height: 844 } });
@@ -60,5 +59,5 @@ describe('accessibility of every page in the sitemap', () => {
     expect(await page.evaluate(() => document.documentElement.classList.contains('light-mode'))).toBe(true);
     expect(await violations(page, 'light')).toEqual([]);
     await context.close();
-  });
+  }, PASS_TIMEOUT_MS);
 });

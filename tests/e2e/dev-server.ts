@@ -1,11 +1,7 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import getPort from 'get-port';
-
-const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { copyProject } from '../support/project-copy';
 
 export interface DevServer {
   url: string;
@@ -16,27 +12,12 @@ export interface DevServer {
 }
 
 /**
- * A copy of the project's files (what git tracks or would track, without ignored build output) with the
- * checkout's node_modules linked in: a dev server there writes content, and clears the build output Astro's
- * Netlify adapter clears on start, without touching the checkout or a build other tests use.
- */
-function copyProject(): string {
-  const copy = mkdtempSync(path.join(os.tmpdir(), 'lumora-dev-'));
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: checkout, encoding: 'utf8' });
-  for (const file of files.split('\0').filter(Boolean)) {
-    cpSync(path.join(checkout, file), path.join(copy, file), { recursive: true, errorOnExist: false });
-  }
-  symlinkSync(path.join(checkout, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
-  return copy;
-}
-
-/**
  * `npm run dev` (scripts/dev.ts) as a person runs it, in a copy of the project, on a free port, in its own process
  * group. `env` points it at the e2e run's embedded database, so it starts none of its own. Ready when `readyPath`
  * answers 200.
  */
 export async function startDevServer(env: Record<string, string>, readyPath = '/admin'): Promise<DevServer> {
-  const root = copyProject();
+  const root = copyProject('lumora-dev-');
   const port = await getPort();
   // The test runner's own variables (NODE_ENV=test, VITEST_*) would change how Astro's dev server behaves.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST')));

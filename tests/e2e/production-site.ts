@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
 import { closePool } from '../../netlify/lib/db';
 import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
-import { runCommand } from '../support/command';
+import { buildSiteCopy } from '../support/project-copy';
 import { migrateWithNpm, startDebianPostgres, type RunningPostgres } from '../support/debian-postgres';
 import { startFakeSupabaseStorage, type FakeSupabaseStorage } from '../support/fake-supabase-storage';
 import { TEST_HEALTH_SECRET } from '../support/operator-health';
@@ -45,6 +45,8 @@ export async function startProductionSite(): Promise<ProductionSite> {
   let storage: FakeSupabaseStorage | undefined;
   let postgres: RunningPostgres | undefined;
   let server: RunningServer | undefined;
+  // The variables this site sets are put back on stop, for whatever runs next in the same worker.
+  const savedEnv = { ...process.env };
   const stop = async () => {
     try {
       await server?.close();
@@ -53,6 +55,8 @@ export async function startProductionSite(): Promise<ProductionSite> {
     } finally {
       await postgres?.stop();
       for (const folder of [temp, functionsOutDir]) rmSync(folder, { recursive: true, force: true });
+      for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name];
+      Object.assign(process.env, savedEnv);
     }
   };
   try {
@@ -77,7 +81,8 @@ export async function startProductionSite(): Promise<ProductionSite> {
       // Unused for files with Supabase configured; the order outbox sits beside it, in the temp folder.
       STORAGE_DIR: path.join(temp, 'storage'),
     });
-    await runCommand('npx', ['astro', 'build', '--outDir', path.join(siteRoot, 'dist')], { cwd: root });
+    // Built in a copy of the project: the e2e build's .netlify/ (its SSR function) stays as the other tests read it.
+    await buildSiteCopy(path.join(siteRoot, 'dist'), process.env);
     server = await startSiteServer({ root, siteRoot, port, functionsOutDir });
   } catch (error) {
     await stop().catch(() => {});
