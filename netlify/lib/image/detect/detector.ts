@@ -39,6 +39,9 @@ export type DetectionStages = {
   pixelP: Float32Array;
   objects: DamageObjects;
   objectP: Float32Array;
+  /** The same pixels with the pieces of straight lines joined (chains.ts), and their probabilities. */
+  lines: DamageObjects;
+  lineP: Float32Array;
 };
 
 /** The residual, its line field and the evidence of every candidate pixel. */
@@ -55,7 +58,9 @@ export async function detectionStages(L: Float32Array, w: number, h: number, med
   const pixelP = pixelProbabilities(evidence.values);
   const objects = damageObjects(L, evidence, pixelP, w, h);
   const objectP = objectProbabilities(objects.values);
-  return { evidence, pixelP, objects, objectP };
+  const lines = damageObjects(L, evidence, pixelP, w, h, true);
+  const lineP = objectProbabilities(lines.values);
+  return { evidence, pixelP, objects, objectP, lines, lineP };
 }
 
 const objectValue = (objects: DamageObjects, k: number, name: (typeof OBJECT_FEATURE_NAMES)[number]) =>
@@ -71,9 +76,21 @@ export async function detectDamage(L: Float32Array, w: number, h: number, median
   return decide(stages, wide, w, h);
 }
 
-/** The damage mask from the detection's stages: the kept objects, their paths and flanks (`wide`: the 9×9 residual). */
-export function decide({ evidence, objects, objectP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
+/**
+ * The damage mask from the detection's stages: the kept objects, their paths and flanks (`wide`: the 9×9
+ * residual). Components are judged alone and as parts of the straight lines they lie on: a pixel is kept when
+ * either is, so joining pieces finds a broken scratch without losing what its pieces alone were found as.
+ */
+export function decide({ evidence, objects, objectP, lines, lineP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
   const core = new Uint8Array(w * h);
+  const alone = keepObjects(core, evidence, objects, objectP, w, h);
+  const joined = keepObjects(core, evidence, lines, lineP, w, h);
+  const mask = withFlanks(core, wide.r, wide.sigma, w, h);
+  return { mask, core, scratches: alone.scratches + joined.scratches, specks: alone.specks + joined.specks };
+}
+
+/** Marks the kept objects of one description in `core` and follows the straight ones as paths. */
+function keepObjects(core: Uint8Array, evidence: Evidence, objects: DamageObjects, objectP: Float32Array, w: number, h: number) {
   let scratches = 0;
   let specks = 0;
   const likely = objects.pixels.map((members, k) => objectP[k]! > (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
@@ -88,8 +105,7 @@ export function decide({ evidence, objects, objectP }: DetectionStages, wide: Re
       followPath(core, evidence, objects, k, w, h);
     } else specks++;
   });
-  const mask = withFlanks(core, wide.r, wide.sigma, w, h);
-  return { mask, core, scratches, specks };
+  return { scratches, specks };
 }
 
 /** For each component, how many other likely ones have their centre within DETECT.crowdRadius of its own. */

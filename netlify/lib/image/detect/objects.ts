@@ -1,5 +1,6 @@
 import { maskComponents, regionPixels } from '../masks';
 import { FEATURE_COUNT, FEATURE_NAMES, type Evidence } from './evidence';
+import { joinCollinear } from './chains';
 
 // Damage as objects: the pixels the pixel network finds likely are grouped into 8-connected components, and
 // each is described as a whole — size, length and width along its principal axis, straightness, contrast,
@@ -51,7 +52,7 @@ function components(ev: Evidence, p: Float32Array, w: number, h: number): { pixe
 }
 
 /** Principal axis, its length and width (px) and straightness of a set of pixels. */
-function shape(members: Int32Array, w: number) {
+export function shape(members: Int32Array, w: number) {
   let sx = 0;
   let sy = 0;
   for (const i of members) {
@@ -169,9 +170,13 @@ function countParallels(values: Float32Array, axis: Float32Array, centres: Float
   }
 }
 
-/** Components of likely pixels (probability `p` per candidate) and their descriptions. */
-export function damageObjects(L: Float32Array, ev: Evidence, p: Float32Array, w: number, h: number): DamageObjects {
-  const { pixels, index } = components(ev, p, w, h);
+/**
+ * Components of likely pixels (probability `p` per candidate) and their descriptions; with `join`, the pieces of
+ * one straight line are joined first (chains.ts).
+ */
+export function damageObjects(L: Float32Array, ev: Evidence, p: Float32Array, w: number, h: number, join = false): DamageObjects {
+  const { pixels: parts, index } = components(ev, p, w, h);
+  const pixels = join ? joinCollinear(parts, ev.residual.r, w) : parts;
   // Likely pixels per integral image, for crowding: how many others share the neighbourhood.
   const S = new Int32Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {
