@@ -30,8 +30,6 @@ export type DamageDetection = {
   mask: Uint8Array;
   /** The damage itself. */
   core: Uint8Array;
-  scratches: number;
-  specks: number;
 };
 
 export type DetectionStages = {
@@ -83,16 +81,13 @@ export async function detectDamage(L: Float32Array, w: number, h: number, median
  */
 export function decide({ evidence, objects, objectP, lines, lineP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
   const core = new Uint8Array(w * h);
-  const alone = keepObjects(core, evidence, objects, objectP, w, h);
-  const joined = keepObjects(core, evidence, lines, lineP, w, h);
-  const mask = withFlanks(core, wide.r, wide.sigma, w, h);
-  return { mask, core, scratches: alone.scratches + joined.scratches, specks: alone.specks + joined.specks };
+  keepObjects(core, evidence, objects, objectP, w, h);
+  keepObjects(core, evidence, lines, lineP, w, h);
+  return { mask: withFlanks(core, wide.r, wide.sigma, w, h), core };
 }
 
 /** Marks the kept objects of one description in `core` and follows the straight ones as paths. */
-function keepObjects(core: Uint8Array, evidence: Evidence, objects: DamageObjects, objectP: Float32Array, w: number, h: number) {
-  let scratches = 0;
-  let specks = 0;
+function keepObjects(core: Uint8Array, evidence: Evidence, objects: DamageObjects, objectP: Float32Array, w: number, h: number): void {
   const likely = objects.pixels.map((members, k) => objectP[k]! > (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
   const crowd = crowdCounts(objects, likely, w, h);
   objects.pixels.forEach((members, k) => {
@@ -100,12 +95,8 @@ function keepObjects(core: Uint8Array, evidence: Evidence, objects: DamageObject
     if (members.length <= DETECT.crowdSize && crowd[k]! > DETECT.crowd) return;
     for (const i of members) core[i] = 1;
     const line = objectValue(objects, k, 'length') >= PATH.length && objectValue(objects, k, 'straightness') >= PATH.straightness;
-    if (line) {
-      scratches++;
-      followPath(core, evidence, objects, k, w, h);
-    } else specks++;
+    if (line) followPath(core, evidence, objects, k, w, h);
   });
-  return { scratches, specks };
 }
 
 /** For each component, how many other likely ones have their centre within DETECT.crowdRadius of its own. */
