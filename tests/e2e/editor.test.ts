@@ -120,14 +120,15 @@ describe('content editor on the dev server', () => {
     const written = await readFile(at(POST), 'utf8');
     expect(parseMdxFile(written).data.image).toBe(`../../assets/content/blog/${uploadName}`);
     expect(makeBlogSchema(imageStandIn).safeParse(readAsBuilt(written)).success).toBe(true);
-    // Astro's dev server serves the article's image from its image endpoint, resized and converted.
+    // Astro's dev server serves the article's image from its image endpoint, resized and converted. It re-renders
+    // within seconds on an idle machine; the other test files running beside this one can stretch that past a minute.
     let src = '';
     await eventually(() => fetchText('/blog/ai-strategy'), (html) => {
       src = /<img[^>]+src="([^"]*editor-test-upload[^"]*)"/.exec(html)?.[1] ?? '';
-      expect(src).toContain('/_image?');
-    });
+      expect(src, `the article's image; the dev server said:\n${dev.output().slice(-1500)}`).toContain('/_image?');
+    }, 180_000);
     const image = await fetch(new URL(src.replaceAll('&#38;', '&').replaceAll('&amp;', '&'), dev.url));
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\/(webp|avif|jpeg)/);
-  });
+  }, 300_000);
 });
