@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { seriousViolations } from '../support/axe';
 import { baseUrl, newPage, useBrowser } from './harness';
 import { contentPages } from './content-pages';
 import { foundationPages } from './pages';
 
 // The accessibility pass reads the built site's own page list (its sitemap), so every page, a new one
 // included, is checked without a list to keep. Each pass reuses one page for every address, and the two
-// passes run side by side (axe's colour-contrast check is most of the time, and each page has its own process).
+// passes run side by side (each page has its own renderer process).
 const browser = useBrowser();
 
 /** The paths the sitemap index lists, through each sitemap it names. */
@@ -25,11 +25,7 @@ async function violations(page: Page, label: string): Promise<string[]> {
   for (const path of paths) {
     const response = await page.goto(baseUrl() + path);
     if (response?.status() !== 200) failures.push(`${label} ${path}: status ${response?.status()}`);
-    // Only violations are read: axe then skips describing every passing node, a fifth of its time.
-    const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-    for (const v of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-      failures.push(`${label} ${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    }
+    for (const violation of await seriousViolations(page)) failures.push(`${label} ${path} ${violation}`);
   }
   return failures;
 }

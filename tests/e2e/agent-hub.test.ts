@@ -2,11 +2,11 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { newPage, useBrowser, downloadBytes } from './harness';
+import { seriousViolations } from '../support/axe';
 import { CHAT_MODEL_COUNT } from '../../src/lib/chat/models';
 import { CHAT_ERRORS } from '../../src/lib/chat/errors';
 import { MSG } from '../../src/lib/messages';
@@ -170,9 +170,7 @@ describe('agent hub', () => {
     await log.locator('[data-role="user"]').getByText('Write a tagline').waitFor();
 
     // No serious accessibility problems on the chat screen.
-    const results = await new AxeBuilder({ page }).include('[data-testid="agent-hub"]').analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="agent-hub"]')).toEqual([]);
 
     // Back to the list; another agent has its own conversation; the first one is still there.
     await page.getByRole('button', { name: 'Back to agents' }).click();

@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { closePool } from '../../netlify/lib/db';
@@ -9,6 +8,7 @@ import { MSG } from '../../src/lib/messages';
 import { VIEWER_CROSSHAIR_PX } from '../../src/lib/tool/heal-brush';
 import { DAMAGED, damagedPhoto } from '../integration/tool/helpers';
 import { newPage, useBrowser } from './harness';
+import { seriousViolations } from '../support/axe';
 import { openImageTab, restoreDamaged, toast } from './tool-page';
 
 // The heal brush in the full-size viewer: a scratch the automatic pass left is marked zoomed in at 200 % with
@@ -61,8 +61,7 @@ describe('heal brush in the full-size viewer', () => {
     for (let i = 0; i < 4; i++) await page.keyboard.press('+');
     await expect.poll(async () => Number(await stage.getAttribute('data-scale'))).toBe(2);
     await expect(viewer.getByTestId('zoom-level').textContent()).resolves.toBe('200 %');
-    const axe = await new AxeBuilder({ page }).include('[data-testid=result-viewer]').analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid=result-viewer]')).toEqual([]);
 
     /** Waits until `n` marks are stored and shown in the viewer and the re-render is over. */
     const count = viewer.getByTestId('heal-count');

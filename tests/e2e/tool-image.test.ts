@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
 import { IMAGE_MODELS } from '../../src/lib/tool/image-schema';
@@ -13,6 +12,7 @@ import { site } from '../../src/lib/site';
 import { DAMAGED, colourScene, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
 import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
 import { newPage, useBrowser, downloadBytes } from './harness';
+import { seriousViolations } from '../support/axe';
 import { checkoutAndDownload, openImageTab, pixelDifference, restoreDamaged, toast } from './tool-page';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
@@ -55,9 +55,7 @@ describe('transformation tool: image', () => {
     await expect(page.getByRole('tab', { name: 'Image to Video' }).getAttribute('aria-selected')).resolves.toBe('true');
     await expect(page.locator('#cart').isVisible()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Proceed to Checkout' }).isDisabled()).resolves.toBe(true);
-    const axe = await new AxeBuilder({ page }).analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
 
@@ -101,9 +99,7 @@ describe('transformation tool: image', () => {
     await expect(result.getByTestId('before-after').isVisible()).resolves.toBe(true);
     await expect(result.getByText('Original', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(result.getByText('Restored', { exact: true }).isVisible()).resolves.toBe(true);
-    const axe = await new AxeBuilder({ page }).include('#panel-image').analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    expect(await seriousViolations(page, '#panel-image')).toEqual([]);
 
     // Full-size viewer: the watermarked preview, zoomed to 100 % and panned by mouse and keyboard, closed by Escape.
     await page.setViewportSize({ width: 400, height: 420 });
@@ -122,8 +118,7 @@ describe('transformation tool: image', () => {
     const scale = async () => Number(await stage.getAttribute('data-scale'));
     const center = async () => (await stage.getAttribute('data-center'))!.split(',').map(Number) as [number, number];
     await expect.poll(scale).toBeLessThan(1); // fitted: a 480 × 360 picture in a smaller pane
-    const viewerAxe = await new AxeBuilder({ page }).include('[data-testid=result-viewer]').analyze();
-    expect(viewerAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid=result-viewer]')).toEqual([]);
     await stage.focus();
     await page.keyboard.press('1');
     await expect.poll(scale).toBe(1);
@@ -308,9 +303,7 @@ describe('transformation tool: image', () => {
     await settled(1);
     expect((await stored())[0]).toMatchObject({ points: [expect.anything(), expect.anything()] });
     expect(Math.abs((await contrast()).bar)).toBeLessThan(6);
-    const axe = await new AxeBuilder({ page }).include('[data-testid=heal]').analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid=heal]')).toEqual([]);
     await context.close();
   }, 300_000);
 });
