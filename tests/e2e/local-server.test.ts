@@ -1,13 +1,13 @@
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { NetlifyDev } from '@netlify/dev';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { netlifyDevOptions } from '../../scripts/lib/server';
+import { copyProject } from '../support/project-copy';
 import { baseUrl } from './harness';
 
 // The server `npm start` runs (started by global-setup): its functions answer at production speed, under
 // load, and the same way Netlify's own emulator answers them.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('local server functions', () => {
   it('answers 50 concurrent calls to one function correctly', async () => {
@@ -27,29 +27,38 @@ describe('local server functions', () => {
 
   describe("gives the same answers as Netlify's emulator (which bundled the function for every call)", () => {
     let emulator: NetlifyDev;
+    let copy: string;
     beforeAll(async () => {
       Object.assign(process.env, inject('platformEnv'));
-      emulator = new NetlifyDev(netlifyDevOptions(root, { functions: true }));
+      // The emulator bundles every function of its project at the first request (the image and video ones
+      // trace large libraries): it runs in a copy of the project holding only the functions compared here.
+      copy = copyProject('lumora-emulator-');
+      const functionsDir = path.join(copy, 'netlify/functions');
+      const compared = new Set(cases.map((c) => `${c.fn}.mts`));
+      for (const file of readdirSync(functionsDir)) if (!compared.has(file)) rmSync(path.join(functionsDir, file));
+      emulator = new NetlifyDev(netlifyDevOptions(copy, { functions: true }));
       await emulator.start();
     });
     afterAll(async () => {
       await emulator?.stop();
+      if (copy) rmSync(copy, { recursive: true, force: true });
     });
 
     // Answers that do not depend on time or random ids; binary bodies are left out because the emulator
     // corrupted them (it decoded every non-text body as base64).
-    const cases: { name: string; path: string; init?: RequestInit }[] = [
-      { name: 'health', path: '/api/health' },
-      { name: 'bad id', path: '/api/transformations/not-an-id' },
-      { name: 'unknown id', path: '/api/transformations/00000000-0000-4000-8000-000000000000' },
-      { name: 'unknown preview', path: '/api/transformations/00000000-0000-4000-8000-000000000000/preview' },
-      { name: 'wrong method', path: '/api/checkout', init: { method: 'PUT' } },
-      { name: 'invalid checkout', path: '/api/checkout', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"items":[]}' } },
-      { name: 'bad JSON', path: '/api/tool-uploads', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' } },
-      { name: 'unknown order', path: '/api/orders/abc?token=x' },
-      { name: 'forbidden download', path: '/api/downloads/00000000-0000-4000-8000-000000000000?token=x' },
-      { name: 'chat models', path: '/api/chat/models' },
-      { name: 'form post redirect', path: '/api/newsletter', init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=not-an-address' } },
+    // `fn`: the function (netlify/functions/<fn>.mts) that answers the path.
+    const cases: { name: string; fn: string; path: string; init?: RequestInit }[] = [
+      { name: 'health', fn: 'health', path: '/api/health' },
+      { name: 'bad id', fn: 'transformations', path: '/api/transformations/not-an-id' },
+      { name: 'unknown id', fn: 'transformations', path: '/api/transformations/00000000-0000-4000-8000-000000000000' },
+      { name: 'unknown preview', fn: 'transformations', path: '/api/transformations/00000000-0000-4000-8000-000000000000/preview' },
+      { name: 'wrong method', fn: 'checkout', path: '/api/checkout', init: { method: 'PUT' } },
+      { name: 'invalid checkout', fn: 'checkout', path: '/api/checkout', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"items":[]}' } },
+      { name: 'bad JSON', fn: 'tool-uploads', path: '/api/tool-uploads', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' } },
+      { name: 'unknown order', fn: 'orders', path: '/api/orders/abc?token=x' },
+      { name: 'forbidden download', fn: 'downloads', path: '/api/downloads/00000000-0000-4000-8000-000000000000?token=x' },
+      { name: 'chat models', fn: 'chat-models', path: '/api/chat/models' },
+      { name: 'form post redirect', fn: 'newsletter', path: '/api/newsletter', init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=not-an-address' } },
     ];
     // Transport headers differ by nature; `x-nf-*` answer headers are the platform's own bookkeeping (the
     // emulator's Lambda bootstrap adds its invocation metadata and start time), not the function's answer.
