@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './tests/support/sequencer.ts';
 
 // Three layers, one command (`npm test`): unit (pure logic), integration (functions called with
 // real Request objects against an embedded database), e2e (real Chromium against `npm start`'s server).
@@ -8,6 +9,8 @@ export default defineConfig({
     // worker more than the CPUs keeps a 2-core machine busy. Every project's files share those workers, browser
     // files included: they share one server and one Chromium, and builds of their own run in a project copy.
     maxWorkers: 3,
+    // Longest files first, across projects, so no long file is left running alone at the end.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
