@@ -8,6 +8,7 @@ import { loadEnv } from 'vite';
 import { localAdminResponse } from '../../src/editor/admin-page';
 import { EDITOR_BUNDLE_PATH, EDITOR_PATH, LOCAL_API_PATH } from '../../src/editor/paths';
 import { site } from '../../src/lib/site';
+import { refreshContentStoreAfterWrites } from './content-store-refresh';
 
 /**
  * The content editor's plumbing (the /admin page and its sign-in routes live in src/pages/admin/):
@@ -146,6 +147,8 @@ export function contentEditor(): AstroIntegration {
         if (command !== 'dev') return;
         server.middlewares.use(EDITOR_BUNDLE_PATH, bundleMiddleware(root, server));
         server.middlewares.use(EDITOR_PATH, await localEditorMiddleware(root));
+        // A save must reach the pages every time, not only when no page was rendering at that moment.
+        refreshContentStoreAfterWrites(server, root);
       },
       'astro:build:done': ({ dir }) => buildEditorBundle(root, fileURLToPath(dir)),
     },
