@@ -91,20 +91,11 @@ async function frameworkFunctionDirs(root: string): Promise<string[]> {
 }
 
 /**
- * Zips the functions the last `astro build` left in .netlify/v1/functions (the server function of the on-demand
- * routes: the content editor's /admin and its GitHub sign-in) as a deploy zips them; none without a build.
- */
-export async function bundleFrameworkFunctions(root: string, outDir: string): Promise<DeployBundle[]> {
-  const dirs = await frameworkFunctionDirs(root);
-  if (!dirs.length) return [];
-  const { config } = await netlifyFunctionsConfig(root);
-  const results = await zipFunctions(dirs, outDir, { basePath: root, repositoryRoot: root, config, parallelLimit: 2 });
-  return Promise.all(results.map((r) => measure(root, r)));
-}
-
-/**
- * Zips `names` (default: every function, with those a build left in .netlify/v1/functions) into `outDir`
- * the way a Netlify deploy does, and measures each.
+ * Zips the functions the way a Netlify deploy does, and measures each: by default every function, with those
+ * the last `astro build` left in .netlify/v1/functions (the server function of the on-demand routes: the content
+ * editor's /admin and its GitHub sign-in), in one bundler run as the Netlify build makes it. One run shares the
+ * bundler's cache of traced files across functions: 23 functions take less than half the time of one run each.
+ * With `names`, only those (one run each: the bundler has no filter).
  */
 export async function bundleForDeploy(root: string, outDir: string, names?: readonly string[]): Promise<DeployBundle[]> {
   const { config, functionsDir } = await netlifyFunctionsConfig(root);

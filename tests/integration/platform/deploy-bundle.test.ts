@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForDeploy, bundleFrameworkFunctions, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/lib/functions/deploy-bundles';
+import { bundleForDeploy, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/lib/functions/deploy-bundles';
 
 // Every function zipped exactly as a Netlify deploy zips them (Netlify's bundler, netlify.toml's settings),
 // by the Node this test runs on: the `node` dev dependency's binary, as on a fresh install. What ships must
@@ -18,18 +18,19 @@ const functionNames = (await readdir(path.join(root, 'netlify/functions')))
   .map((f) => f.slice(0, -'.mts'.length));
 
 // The server function @astrojs/netlify writes for the on-demand routes (the content editor's /admin and GitHub
-// sign-in) exists only after `astro build`. It is measured from the build `npm test` has just made (Vitest runs
-// the e2e project's global setup, an `astro build`, before any test file), so this gate adds no build of its own;
-// run alone without a build (or after `astro check`/`astro dev`, which empty it), its checks are skipped
-// (`npx astro build` first).
+// sign-in) exists only after `astro build`. It is bundled with the others from the build `npm test` has just made
+// (Vitest runs the e2e project's global setup, an `astro build`, before any test file), so this gate adds no build
+// of its own; run alone without a build (or after `astro check`/`astro dev`, which empty it), its checks are
+// skipped (`npx astro build` first).
 const built = (await readdir(path.join(root, '.netlify/v1/functions'), { recursive: true, withFileTypes: true }).catch(() => [])).some((e) => e.isFile());
 let framework: DeployBundle[] = [];
 
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'lumora-deploy-test-'));
-  bundles = new Map((await bundleForDeploy(root, outDir, functionNames)).map((b) => [b.name, b]));
-  framework = await bundleFrameworkFunctions(root, path.join(outDir, 'framework'));
-  // Netlify's bundler traces some 25 functions: about 20 s on a quiet 2-core machine, minutes when it is busy.
+  // Every function in one bundler run, as a deploy makes it: about 12 s on a quiet 2-core machine.
+  const all = await bundleForDeploy(root, outDir);
+  bundles = new Map(all.map((b) => [b.name, b]));
+  framework = all.filter((b) => !functionNames.includes(b.name));
 }, 600_000);
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
