@@ -28,13 +28,29 @@ async function relay(body: ReadableStream<Uint8Array>, res: http.ServerResponse)
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) continue;
-      if (!res.write(value)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      if (!res.write(value)) await drainedOrClosed(res);
     }
   } catch {
     // The function's stream failed; the browser sees a cut answer, as it would on Netlify.
   } finally {
     if (!res.destroyed) res.end();
   }
+}
+
+/**
+ * Resolves when `res` can take more data or has closed. Both listeners go when either fires: a long answer (a video
+ * streamed to the player) waits many times, and a listener left behind each time piled up on the response.
+ */
+function drainedOrClosed(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** The same undici race can also start inside Netlify's static chain; it is harmless, so it must not end the process. */

@@ -73,6 +73,27 @@ describe('local function runtime', () => {
     expect((await res.arrayBuffer()).byteLength).toBe(4096);
   });
 
+  it('sends a long answer to a slow reader without piling up listeners on the response', async () => {
+    // The server waits for the socket to drain many times over a 24 MB answer read slowly, as a video player reads.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const size = 24 * 1024 * 1024;
+      const reader = (await fetch(`${server.url}/fixture/bytes?size=${size}`)).body!.getReader();
+      let received = 0;
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        received += chunk.value.byteLength;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      expect(received).toBe(size);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('streams a response as the function writes it', async () => {
     const release = path.join(tmp, 'stream-release');
     const res = await fetch(`${server.url}/fixture/stream?release=${encodeURIComponent(release)}`);
