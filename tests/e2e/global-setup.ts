@@ -1,13 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { startSiteServer } from '../../scripts/lib/server';
-import { startEmbeddedServices } from '../../scripts/embedded/embedded-services';
+import { startEmbeddedServices, type EmbeddedServices } from '../../scripts/embedded/embedded-services';
 import { TEST_HEALTH_SECRET } from '../support/operator-health';
 import { launchBrowserServer } from '../support/browser';
+import { runCommand } from '../support/command';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,19 +27,27 @@ declare module 'vitest' {
  * Set E2E_SKIP_BUILD=1 to reuse an existing dist/ while iterating.
  */
 export default async function setup(project: TestProject) {
-  if (!process.env.E2E_SKIP_BUILD) {
-    const build = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('astro build failed');
-  }
+  // The build runs beside the database and browser start-up (it leaves a core idle much of the time), with the
+  // environment as it was, before the changes below.
+  const built = process.env.E2E_SKIP_BUILD ? Promise.resolve('') : runCommand('npx', ['astro', 'build'], { cwd: root, env: { ...process.env } });
   // Browser tests never mail anyone: confirmations go to the temp folder's outbox.
   delete process.env.SMTP_URL;
   delete process.env.MAIL_FROM;
   // The operator's secret, so tests can read /api/health's details.
   process.env.HEALTH_SECRET = TEST_HEALTH_SECRET;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-e2e-'));
-  const services = await startEmbeddedServices({ dataDir });
+  const [services, browser, build] = await Promise.allSettled([startEmbeddedServices({ dataDir }), launchBrowserServer(), built]);
+  if (services.status === 'rejected' || browser.status === 'rejected' || build.status === 'rejected') {
+    if (browser.status === 'fulfilled') await browser.value.close();
+    if (services.status === 'fulfilled') await services.value.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw [services, browser, build].find((r) => r.status === 'rejected')!.reason;
+  }
+  return serve(project, services.value, browser.value, dataDir);
+}
+
+async function serve(project: TestProject, services: EmbeddedServices, browser: BrowserServer, dataDir: string) {
   const server = await startSiteServer({ root, port: 0 });
-  const browser = await launchBrowserServer();
   project.provide('baseUrl', server.url);
   project.provide('platformEnv', { ...services.env });
   project.provide('browserWsEndpoint', browser.wsEndpoint());
