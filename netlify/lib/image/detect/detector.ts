@@ -4,7 +4,6 @@ import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageO
 import { followPath, PATH, withFlanks } from './paths';
 import { residualOf, type Residual } from './residual';
 import { halfSums, lineField, type LineField } from './lines';
-import { keepTraces } from './traces';
 
 /** Half-length of the line field, in half-size pixels (a line about 41 px long at full size). */
 const FIELD_HALF = 10;
@@ -80,18 +79,11 @@ export async function detectDamage(L: Float32Array, w: number, h: number, median
  * residual). Components are judged alone and as parts of the straight lines they lie on: a pixel is kept when
  * either is, so joining pieces finds a broken scratch without losing what its pieces alone were found as.
  */
-export function decide({ evidence, pixelP, objects, objectP, lines, lineP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
+export function decide({ evidence, objects, objectP, lines, lineP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
   const core = new Uint8Array(w * h);
   keepObjects(core, evidence, objects, objectP, w, h);
   keepObjects(core, evidence, lines, lineP, w, h);
-  if (process.env.TRACES === '1') keepTraces(core, Lof(evidence), evidence, pixelP, w, h);
   return { mask: withFlanks(core, wide.r, wide.sigma, w, h), core };
-}
-
-/** The L* plane the evidence was measured on (residual plus median). */
-function Lof(evidence: Evidence): Float32Array {
-  const { r, median } = evidence.residual;
-  return r.map((v, i) => v + median[i]!);
 }
 
 /** Marks the kept objects of one description in `core` and follows the straight ones as paths. */

@@ -176,11 +176,7 @@ function countParallels(values: Float32Array, axis: Float32Array, centres: Float
  */
 export function damageObjects(L: Float32Array, ev: Evidence, p: Float32Array, w: number, h: number, join = false): DamageObjects {
   const { pixels: parts, index } = components(ev, p, w, h);
-  return describeObjects(L, ev, p, w, h, join ? joinCollinear(parts, ev.residual.r, w) : parts, index);
-}
-
-/** Descriptions of given groups of candidate pixels (`index`: each pixel's candidate, −1 for none). */
-export function describeObjects(L: Float32Array, ev: Evidence, p: Float32Array, w: number, h: number, pixels: Int32Array[], index: Int32Array): DamageObjects {
+  const pixels = join ? joinCollinear(parts, ev.residual.r, w) : parts;
   // Likely pixels per integral image, for crowding: how many others share the neighbourhood.
   const S = new Int32Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {
