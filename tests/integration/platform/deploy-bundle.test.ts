@@ -27,7 +27,7 @@ let framework: DeployBundle[] = [];
 
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'lumora-deploy-test-'));
-  // Every function in one bundler run, as a deploy makes it: about 12 s on a quiet 2-core machine.
+  // Every function in one bundler run, as a deploy makes it: about 13 s on a quiet 2-core machine.
   const all = await bundleForDeploy(root, outDir);
   bundles = new Map(all.map((b) => [b.name, b]));
   framework = all.filter((b) => !functionNames.includes(b.name));
