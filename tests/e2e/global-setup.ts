@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { startSiteServer } from '../../scripts/lib/server';
-import { startEmbeddedServices, type EmbeddedServices } from '../../scripts/embedded/embedded-services';
+import { startEmbeddedServices } from '../../scripts/embedded/embedded-services';
 import { TEST_HEALTH_SECRET } from '../support/operator-health';
 import { launchBrowserServer } from '../support/browser';
 import { runCommand } from '../support/command';
@@ -27,9 +26,9 @@ declare module 'vitest' {
  * Set E2E_SKIP_BUILD=1 to reuse an existing dist/ while iterating.
  */
 export default async function setup(project: TestProject) {
-  // The build runs beside the database and browser start-up (it leaves a core idle much of the time), with the
-  // environment as it was, before the changes below.
-  const built = process.env.E2E_SKIP_BUILD ? Promise.resolve('') : runCommand('npx', ['astro', 'build'], { cwd: root, env: { ...process.env } });
+  // The build runs beside the database and browser start-up (it leaves a core idle much of the time). It starts
+  // here, so it gets the environment as it was before the changes below.
+  const built = process.env.E2E_SKIP_BUILD ? Promise.resolve('') : runCommand('npx', ['astro', 'build'], { cwd: root });
   // Browser tests never mail anyone: confirmations go to the temp folder's outbox.
   delete process.env.SMTP_URL;
   delete process.env.MAIL_FROM;
@@ -43,18 +42,14 @@ export default async function setup(project: TestProject) {
     rmSync(dataDir, { recursive: true, force: true });
     throw [services, browser, build].find((r) => r.status === 'rejected')!.reason;
   }
-  return serve(project, services.value, browser.value, dataDir);
-}
-
-async function serve(project: TestProject, services: EmbeddedServices, browser: BrowserServer, dataDir: string) {
   const server = await startSiteServer({ root, port: 0 });
   project.provide('baseUrl', server.url);
-  project.provide('platformEnv', { ...services.env });
-  project.provide('browserWsEndpoint', browser.wsEndpoint());
+  project.provide('platformEnv', { ...services.value.env });
+  project.provide('browserWsEndpoint', browser.value.wsEndpoint());
   return async () => {
-    await browser.close();
+    await browser.value.close();
     await server.close();
-    await services.stop();
+    await services.value.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }
