@@ -61,7 +61,7 @@ const services = await startEmbeddedServices({ dataDir });
 const server = await startSiteServer({ root, port: 0 });
 const chrome = skipLighthouse
   ? undefined
-  : await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: CHROMIUM_ARGS });
+  : await chromeLauncher.launch({ chromePath: chromiumPath('full'), chromeFlags: CHROMIUM_ARGS });
 
 const results: Record<string, unknown>[] = [];
 try {

@@ -101,13 +101,17 @@ describe('GitHub sign-in in the browser, against the production build', () => {
       return Response.json({ access_token: 'gho_e2e', token_type: 'bearer', scope: 'repo' });
     });
     const { context: browserContext, page } = await newPage(getBrowser());
-    // GitHub's consent page, which sends the person straight back with a code and the state it was given.
-    await browserContext.route(`${GITHUB_AUTHORIZE_URL}**`, (route) => {
-      const asked = new URL(route.request().url());
+    // GitHub's consent page, which sends the person straight back with a code and the state it was given. The
+    // site's own redirect to it is answered here (a route does not see the request a redirect leads to).
+    const consented: string[] = [];
+    await browserContext.route(`${base}/admin/auth?**`, async (route) => {
+      const response = await route.fetch({ maxRedirects: 0 });
+      const asked = new URL(response.headers().location ?? '');
+      consented.push(`${asked.origin}${asked.pathname}`);
       const back = new URL(asked.searchParams.get('redirect_uri')!);
       back.searchParams.set('code', 'code-e2e');
       back.searchParams.set('state', asked.searchParams.get('state')!);
-      return route.fulfill({ status: 302, headers: { location: back.href } });
+      return route.fulfill({ response, headers: { ...response.headers(), location: back.href } });
     });
     const apiCalls: Array<string | undefined> = [];
     await browserContext.route('https://api.github.com/**', (route) => {
@@ -118,6 +122,7 @@ describe('GitHub sign-in in the browser, against the production build', () => {
     await page.goto(`${base}/admin`);
     await page.getByRole('button', { name: 'Login with GitHub' }).click();
     await expect.poll(() => apiCalls.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(consented).toEqual([GITHUB_AUTHORIZE_URL]);
     expect(apiCalls[0]).toBe('token gho_e2e');
     expect(exchanges).toEqual([{ client_id: 'client-id-e2e', client_secret: 'client-secret-e2e', code: 'code-e2e', redirect_uri: `${base}/admin/callback` }]);
   });
