@@ -32,7 +32,9 @@ export function editorBundleOptions(root: string, mode: Mode): esbuild.BuildOpti
     platform: 'browser',
     target: 'es2022',
     minify: !dev,
-    sourcemap: dev ? 'inline' : false,
+    // Linked, not inline: the browser fetches the map only when DevTools asks for it, so every /admin load under
+    // the dev server parses 19 MB of script instead of 61 MB.
+    sourcemap: dev ? 'linked' : false,
     define: {
       'process.env.NODE_ENV': JSON.stringify(mode),
       global: 'globalThis',
@@ -51,8 +53,8 @@ type Next = (error?: unknown) => void;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
 /**
- * The dev server's copy of the bundle: built on first request, rebuilt by esbuild's watcher on every change of
- * its sources (schemas included), disposed with the server.
+ * The dev server's copy of the bundle and its source map (at the bundle's path + `.map`): built on first request,
+ * rebuilt by esbuild's watcher on every change of its sources (schemas included), disposed with the server.
  */
 function bundleMiddleware(root: string, server: { httpServer: { once(event: 'close', listener: () => void): unknown } | null }): Middleware {
   let latest: Promise<esbuild.BuildResult> | undefined;
@@ -79,12 +81,16 @@ function bundleMiddleware(root: string, server: { httpServer: { once(event: 'clo
     return latest;
   };
   return (req, res, next) => {
+    // Mounted at the bundle's path, which also matches its `.map` (Connect passes the rest on as req.url).
+    const map = req.url === '/.map';
+    if (!map && req.url !== '/' && !req.url?.startsWith('/?')) return next();
     (latest ?? start()).then((result) => {
       const failure = result.errors.map((e) => `${e.location?.file ?? ''}:${e.location?.line ?? ''} ${e.text}`).join('\n');
-      res.setHeader('content-type', 'text/javascript; charset=utf-8');
+      res.setHeader('content-type', map ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8');
       res.setHeader('cache-control', 'no-store');
       if (failure) res.statusCode = 500;
-      res.end(failure ? `throw new Error(${JSON.stringify(`The editor bundle did not build:\n${failure}`)});` : result.outputFiles![0]!.contents);
+      const file = result.outputFiles?.find((f) => f.path.endsWith(map ? '.js.map' : '.js'));
+      res.end(failure ? `throw new Error(${JSON.stringify(`The editor bundle did not build:\n${failure}`)});` : file!.contents);
     }, next);
   };
 }

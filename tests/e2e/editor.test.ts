@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { makeBlogSchema, makePageSchema } from '../../src/content/schemas';
+import { EDITOR_BUNDLE_PATH } from '../../src/editor/paths';
 import { formatMdxFile, parseMdxFile, readAsBuilt } from '../../src/editor/mdx-file';
 import { startDevServer, type DevServer } from './dev-server';
 import { eventually, expectVisible, field, openEntry, openSection, publishNow, snapshot } from './editor-page';
@@ -57,6 +58,14 @@ describe('content editor on the dev server', () => {
       expect(html).toMatch(/<h1[^>]*>[^<]*Automation That Pays for Itself/);
       expect(html).toContain('Month-end closing in days, not weeks.');
     });
+  });
+
+  it("serves the editor's script with its source map beside it (fetched only by DevTools), not inside it", async () => {
+    const script = await fetchText(EDITOR_BUNDLE_PATH);
+    expect(script.trimEnd().endsWith('//# sourceMappingURL=editor.js.map')).toBe(true);
+    const map = await fetch(`${dev.url}${EDITOR_BUNDLE_PATH}.map`);
+    expect(map.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await map.json()) as { sources: string[] }).sources.filter((source) => source.endsWith('src/editor/admin.ts'))).toHaveLength(1);
   });
 
   it('refuses an empty title and an over-long description with a clear message, and writes nothing', async () => {
