@@ -13,7 +13,7 @@ export type Gray = { data: Float32Array; width: number; height: number };
 export function splitFrames(raw: Buffer, width: number, height: number): Gray[] {
   const size = width * height;
   const frames: Gray[] = [];
-  for (let o = 0; o + size <= raw.length; o += size) frames.push({ data: Float32Array.from(raw.subarray(o, o + size)), width, height });
+  for (let o = 0; o + size <= raw.length; o += size) frames.push({ data: new Float32Array(raw.subarray(o, o + size)), width, height });
   return frames;
 }
 
@@ -94,34 +94,52 @@ export function corners(g: Gray, count = 400, spacing = 10, border = 16): [numbe
   return taken;
 }
 
-/** One Lucas–Kanade step set at one level: the displacement (from `guess`) of the window around (x, y). */
+/**
+ * One Lucas–Kanade step set at one level: the displacement (from `guess`) of the window around (x, y). The first
+ * frame's side (its gradients, their structure tensor) does not move, so it is read once, not on every step.
+ */
 function lucasKanade(a: Gray, b: Gray, x: number, y: number, guess: [number, number], half: number): [number, number, number] {
+  const size = (2 * half + 1) ** 2;
+  const gxs = new Float64Array(size);
+  const gys = new Float64Array(size);
+  const values = new Float64Array(size);
+  let xx = 0;
+  let xy = 0;
+  let yy = 0;
+  let k = 0;
+  for (let j = -half; j <= half; j++) {
+    for (let i = -half; i <= half; i++) {
+      const px = x + i;
+      const py = y + j;
+      const gx = (at(a, px + 1, py) - at(a, px - 1, py)) / 2;
+      const gy = (at(a, px, py + 1) - at(a, px, py - 1)) / 2;
+      gxs[k] = gx;
+      gys[k] = gy;
+      values[k] = at(a, px, py);
+      xx += gx * gx;
+      xy += gx * gy;
+      yy += gy * gy;
+      k++;
+    }
+  }
+  const det = xx * yy - xy * xy;
   let [dx, dy] = guess;
   let residual = Infinity;
   for (let iteration = 0; iteration < 12; iteration++) {
-    let xx = 0;
-    let xy = 0;
-    let yy = 0;
     let bx = 0;
     let by = 0;
     let err = 0;
+    k = 0;
     for (let j = -half; j <= half; j++) {
       for (let i = -half; i <= half; i++) {
-        const px = x + i;
-        const py = y + j;
-        const gx = (at(a, px + 1, py) - at(a, px - 1, py)) / 2;
-        const gy = (at(a, px, py + 1) - at(a, px, py - 1)) / 2;
-        const diff = at(b, px + dx, py + dy) - at(a, px, py);
-        xx += gx * gx;
-        xy += gx * gy;
-        yy += gy * gy;
-        bx += gx * diff;
-        by += gy * diff;
+        const diff = at(b, x + i + dx, y + j + dy) - values[k]!;
+        bx += gxs[k]! * diff;
+        by += gys[k]! * diff;
         err += diff * diff;
+        k++;
       }
     }
-    residual = Math.sqrt(err / (2 * half + 1) ** 2);
-    const det = xx * yy - xy * xy;
+    residual = Math.sqrt(err / size);
     if (det < 1e-6) return [dx, dy, Infinity];
     const ux = (-yy * bx + xy * by) / det;
     const uy = (xy * bx - xx * by) / det;
