@@ -31,6 +31,8 @@ export default defineConfig({
           environment: 'node',
           // Server code reached in-process finds the local disk storage adapter, as under `npm start`.
           setupFiles: ['scripts/embedded/local-storage.ts'],
+          // One migrated embedded database, copied by each file that starts the embedded platform.
+          globalSetup: ['tests/integration/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

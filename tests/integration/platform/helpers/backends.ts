@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { closePool } from '../../../../netlify/lib/db';
 import { applyMigrations, pgTarget } from '../../../../netlify/lib/db/migrations';
 import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/embedded/embedded-services';
@@ -24,9 +25,13 @@ export interface StartedBackend {
   stop(): Promise<void>;
 }
 
-/** A fresh embedded platform (PGlite + socket, storage folder, secret) in a temp folder. */
+/**
+ * A fresh embedded platform (PGlite + socket, storage folder, secret) in a temp folder, its database a copy of
+ * the run's migrated one (tests/integration/global-setup.ts), opened as `npm start` opens an existing one.
+ */
 export async function startEmbedded(): Promise<StartedBackend & { services: EmbeddedServices; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-embedded-'));
+  cpSync(inject('embeddedDatabaseTemplate'), path.join(dataDir, 'pgdata'), { recursive: true });
   delete process.env.APP_SECRET; // let the services create one in the temp folder
   const services = await startEmbeddedServices({ dataDir });
   await closePool();
