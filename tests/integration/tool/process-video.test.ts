@@ -91,7 +91,8 @@ describe('POST /api/process-video', () => {
     const t = (await getTransformation(body.transformationId))!;
     expect(t.hints).toMatchObject({ resolution: '1080p', width: 1440, height: 1080, depth: { mode: 'parallax' } });
     const [clean, preview] = await Promise.all([probe((await getStorage().get(t.resultPath!))!), probe((await getStorage().get(t.previewPath!))!)]);
-    expect(clean).toMatchObject({ width: 1440, height: 1080, frames: 150 });
+    expect(clean).toMatchObject({ width: 1440, height: 1080, frames: 150, codec: 'h264', pixFmt: 'yuv420p' });
+    expect(Math.abs(clean.duration - 5)).toBeLessThanOrEqual(0.05);
     expect(preview).toMatchObject({ width: 960, height: 720, frames: 150 });
 
     const paid = await checkout(
