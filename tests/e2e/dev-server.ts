@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import getPort from 'get-port';
-import { copyProject } from '../support/project-copy';
+import { copyProject } from '../../scripts/lib/project-copy';
 
 export interface DevServer {
   url: string;

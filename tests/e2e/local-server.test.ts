@@ -3,7 +3,7 @@ import path from 'node:path';
 import { NetlifyDev } from '@netlify/dev';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { netlifyDevOptions } from '../../scripts/lib/server';
-import { copyProject } from '../support/project-copy';
+import { copyProject } from '../../scripts/lib/project-copy';
 import { baseUrl } from './harness';
 
 // The server `npm start` runs (started by global-setup): its functions answer at production speed, under
