@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,8 @@ export function copyProject(prefix = 'lumora-copy-', { ownCaches = false } = {})
   const copy = mkdtempSync(path.join(os.tmpdir(), prefix));
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: checkout, encoding: 'utf8' });
   for (const file of files.split('\0').filter(Boolean)) {
-    cpSync(path.join(checkout, file), path.join(copy, file), { recursive: true, errorOnExist: false });
+    // A tracked file deleted from the working tree (not yet committed) is not part of the project any more.
+    if (existsSync(path.join(checkout, file))) cpSync(path.join(checkout, file), path.join(copy, file), { recursive: true, errorOnExist: false });
   }
   const modules = path.join(checkout, 'node_modules');
   if (!ownCaches) {
