@@ -24,6 +24,8 @@ interface Step {
   cwd: string;
   /** Output kept and printed when the step ends (else it goes straight to the terminal). */
   quiet: boolean;
+  /** Runs when the step has ended, whatever its result. */
+  cleanUp?: () => void;
 }
 
 interface Ended {
@@ -68,14 +70,21 @@ const typecheckRoot = copyProject('lumora-typecheck-', { ownCaches: true });
 const steps: Step[] = [
   { name: 'vitest', command: 'npx', args: ['vitest', 'run', ...process.argv.slice(2)], cwd: root, quiet: false },
   { name: 'lint', command: 'npm', args: ['run', '--silent', 'lint'], cwd: root, quiet: true },
-  { name: 'typecheck', command: 'npm', args: ['run', '--silent', 'typecheck'], cwd: typecheckRoot, quiet: true },
+  {
+    name: 'typecheck',
+    command: 'npm',
+    args: ['run', '--silent', 'typecheck'],
+    cwd: typecheckRoot,
+    quiet: true,
+    cleanUp: () => rmSync(typecheckRoot, { recursive: true, force: true }),
+  },
 ];
 
 let firstFailure: Ended | undefined;
 const ended = await Promise.all(
   steps.map(async (step) => {
     const result = await run(step);
-    if (step === steps[2]) rmSync(typecheckRoot, { recursive: true, force: true });
+    step.cleanUp?.();
     if (result.code !== 0 && !firstFailure) {
       firstFailure = result;
       if (step.quiet) process.stdout.write(`\n✗ ${step.name} failed (exit ${result.code}):\n${result.output}\n`);
