@@ -1,7 +1,7 @@
 import { measureEvidence, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
 import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './objects';
-import { followPath, PATH, withFlanks } from './paths';
+import { followPath, PATH, weightedFlanks } from './paths';
 import { residualOf, type Residual } from './residual';
 import { halfSums, lineField, type LineField } from './lines';
 
@@ -23,6 +23,10 @@ export const DETECT = {
   crowdSize: 12,
   crowd: Number(process.env.T_CROWD ?? 3),
   crowdRadius: 8,
+  /** Borderline objects, from `soft` × their threshold up to it, are filled partly: the fill blended over the
+   * original with a weight rising linearly from 0 to 1 across that band. Faint damage is mostly removed, while a
+   * real structure taken wrongly keeps most of its contrast (a lower threshold, filling fully, cost SSIM). */
+  soft: Number(process.env.T_SOFT ?? 0.8),
 };
 
 export type DamageDetection = {
@@ -30,6 +34,8 @@ export type DamageDetection = {
   mask: Uint8Array;
   /** The damage itself. */
   core: Uint8Array;
+  /** How much of the fill replaces each pixel of `mask` (1: all; below 1 for borderline objects and their flanks). */
+  weight: Float32Array;
 };
 
 export type DetectionStages = {
@@ -78,19 +84,43 @@ export async function detectDamage(L: Float32Array, w: number, h: number, median
  * The damage mask from the detection's stages: the kept objects, their paths and flanks (`wide`: the 9×9
  * residual). Components are judged alone and as parts of the straight lines they lie on: a pixel is kept when
  * either is, so joining pieces finds a broken scratch without losing what its pieces alone were found as.
+ * Borderline components (DETECT.soft) are in the mask with a fill weight below 1.
  */
 export function decide({ evidence, objects, objectP, lines, lineP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
   const core = new Uint8Array(w * h);
-  keepObjects(core, evidence, objects, objectP, w, h);
-  keepObjects(core, evidence, lines, lineP, w, h);
-  return { mask: withFlanks(core, wide.r, wide.sigma, w, h), core };
+  const soft = new Float32Array(w * h);
+  keepObjects(core, soft, evidence, objects, objectP, w, h);
+  keepObjects(core, soft, evidence, lines, lineP, w, h);
+  for (let i = 0; i < core.length; i++) {
+    if (core[i]) soft[i] = 1;
+  }
+  const weight = weightedFlanks(soft, wide.r, wide.sigma, w, h);
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) {
+    if (weight[i]! > 0) mask[i] = 1;
+  }
+  return { mask, core, weight };
 }
 
-/** Marks the kept objects of one description in `core` and follows the straight ones as paths. */
-function keepObjects(core: Uint8Array, evidence: Evidence, objects: DamageObjects, objectP: Float32Array, w: number, h: number): void {
-  const likely = objects.pixels.map((members, k) => objectP[k]! > (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
+/** The fill weight of a borderline object of probability q against its threshold t: 0 at DETECT.soft × t, 1 at t. */
+const softWeight = (q: number, t: number) => Math.min(1, Math.max(0, (q - DETECT.soft * t) / ((1 - DETECT.soft) * t)));
+
+/**
+ * Marks the kept objects of one description in `core` and follows the straight ones as paths; the borderline
+ * ones get their fill weight in `soft` (their crowd counted among the borderline and kept ones).
+ */
+function keepObjects(core: Uint8Array, soft: Float32Array, evidence: Evidence, objects: DamageObjects, objectP: Float32Array, w: number, h: number): void {
+  const threshold = objects.pixels.map((members) => (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
+  const likely = objects.pixels.map((_, k) => objectP[k]! > threshold[k]!);
   const crowd = crowdCounts(objects, likely, w, h);
+  const borderline = objects.pixels.map((_, k) => !likely[k] && objectP[k]! > DETECT.soft * threshold[k]!);
+  const softCrowd = crowdCounts(objects, likely.map((kept, k) => kept || borderline[k]!), w, h);
   objects.pixels.forEach((members, k) => {
+    const crowded = members.length <= DETECT.crowdSize && softCrowd[k]! > DETECT.crowd;
+    if (borderline[k] && !crowded) {
+      const weight = softWeight(objectP[k]!, threshold[k]!);
+      for (const i of members) soft[i] = Math.max(soft[i]!, weight);
+    }
     if (!likely[k]) return;
     if (members.length <= DETECT.crowdSize && crowd[k]! > DETECT.crowd) return;
     for (const i of members) core[i] = 1;

@@ -16,9 +16,19 @@ export const COARSE_PIXELS = 400_000;
 const BAND = 0.2;
 const REFINE_SPREADS = 1.5;
 
-/** The damage mask (pixels to fill) of a working plane `Lw` with its 5×5 median `med` and pixel noise `grain`. */
-export async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number): Promise<Uint8Array> {
-  if (w * h <= DETECT_PIXELS) return (await detectDamage(Lw, w, h, med)).mask;
+/** Pixels to fill, and how much of the fill replaces each (absent: all of it). */
+export type DamageMask = { mask: Uint8Array; weight?: Float32Array };
+
+/**
+ * The damage mask (pixels to fill) of a working plane `Lw` with its 5×5 median `med` and pixel noise `grain`.
+ * Borderline damage is filled partly (`weight`) on a plane searched at its own size; the coarse search keeps
+ * only the sure damage.
+ */
+export async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number): Promise<DamageMask> {
+  if (w * h <= DETECT_PIXELS) {
+    const { mask, weight } = await detectDamage(Lw, w, h, med);
+    return { mask, weight };
+  }
   const coarseSide = Math.sqrt((COARSE_PIXELS * Math.max(w, h)) / Math.min(w, h));
   const { width: dw, height: dh } = fitSize(w, h, coarseSide);
   const coarse = (await detectDamage(downsample(Lw, w, h, dw, dh), dw, dh)).core;
@@ -26,7 +36,7 @@ export async function findDamage(Lw: Float32Array, med: Float32Array, w: number,
   const mask = new Uint8Array(w * h);
   for (let i = 0; i < mask.length; i++) if (band[i]! > BAND && Math.abs(Lw[i]! - med[i]!) > REFINE_SPREADS * grain) mask[i] = 1;
   grow(mask, w, h);
-  return mask;
+  return { mask };
 }
 
 /** A given damage mask (at the working size) with the strokes' flanks, as the detector gives them. */

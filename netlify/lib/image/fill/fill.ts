@@ -6,6 +6,7 @@ import { inpaintPatches } from './patches';
 
 // Filling the damage found: rebuilt from the texture around it (patches.ts), structures with a clear direction
 // continued across the gap (directional.ts), and the photo's grain put back so no smooth stripe shows.
+// Borderline damage is filled partly: the fill blended over the original by the detector's weight.
 
 /** Share of a working damage pixel from which a full-resolution pixel is in the damage's band. */
 const BAND = 0.2;
@@ -25,13 +26,15 @@ export type FillInput = {
   h: number;
   /** Pixels to fill, at the working size. */
   damage: Uint8Array;
+  /** How much of the fill replaces each damage pixel (absent: all of it); the rest stays the original. */
+  weight?: Float32Array;
   /** The working plane's 5×5 median and pixel noise. */
   median: Float32Array;
   grain: number;
 };
 
 /** Fills the damage; returns how many working pixels it covered. */
-export function fillDamage({ out, W, H, working, w, h, damage, median, grain }: FillInput): number {
+export function fillDamage({ out, W, H, working, w, h, damage, weight, median, grain }: FillInput): number {
   let count = 0;
   for (let i = 0; i < damage.length; i++) count += damage[i]!;
   if (!count) return 0;
@@ -40,29 +43,52 @@ export function fillDamage({ out, W, H, working, w, h, damage, median, grain }: 
     inpaintPatches(working, w, h, damage);
     continueStructures(working, before, w, h, damage);
     addGrain(working, damage, grain);
+    if (weight) blendFill(working, before, damage, weight);
     if (working !== out) for (let i = 0; i < out.length; i++) if (damage[i]) out[i] = working[i]!;
     return count;
   }
   // The working plane only guides the denoise: the median is fill enough there.
-  for (let i = 0; i < damage.length; i++) if (damage[i]) working[i] = median[i]!;
-  const fine = fullResolutionDamage(out, W, H, damage, median, w, h);
+  for (let i = 0; i < damage.length; i++) {
+    if (!damage[i]) continue;
+    const share = weight ? weight[i]! : 1;
+    working[i] = share * median[i]! + (1 - share) * working[i]!;
+  }
+  const { fine, partial } = fullResolutionDamage(out, W, H, damage, median, w, h, weight);
+  const kept = Float32Array.from(partial.index, (i) => out[i]!);
   inpaintPatches(out, W, H, fine, { window: LARGE_WINDOW });
   addGrain(out, fine, pixelNoise(out, W, H));
+  partial.index.forEach((i, k) => {
+    out[i] = partial.weight[k]! * out[i]! + (1 - partial.weight[k]!) * kept[k]!;
+  });
   return count;
 }
+
+/** Keeps (1 − weight) of the original under each partly filled pixel. */
+function blendFill(filled: Float32Array, before: Float32Array, damage: Uint8Array, weight: Float32Array): void {
+  for (let i = 0; i < damage.length; i++) {
+    if (!damage[i] || weight[i]! >= 1) continue;
+    filled[i] = weight[i]! * filled[i]! + (1 - weight[i]!) * before[i]!;
+  }
+}
+
+/** Full-resolution pixels filled only partly, and their weights. */
+type Partial = { index: Int32Array; weight: Float32Array };
 
 /**
  * The damage at full resolution, row by row (no full-size float planes): within the upsampled band of the
  * working damage, the pixels that stand out of the upsampled median by more than the full-resolution grain.
- * Rows far from any damage are skipped.
+ * Rows far from any damage are skipped. A pixel's fill weight is the mean weight of the working damage around it.
  */
-function fullResolutionDamage(L: Float32Array, W: number, H: number, damage: Uint8Array, median: Float32Array, w: number, h: number): Uint8Array {
+function fullResolutionDamage(L: Float32Array, W: number, H: number, damage: Uint8Array, median: Float32Array, w: number, h: number, weight?: Float32Array): { fine: Uint8Array; partial: Partial } {
   const grainFull = pixelNoise(L, W, H);
   const df = Float32Array.from(damage);
   const row = bilinearRows(w, h, W, H);
   const du = new Float32Array(W);
   const mm = new Float32Array(W);
+  const wu = new Float32Array(W);
   const fine = new Uint8Array(W * H);
+  const index: number[] = [];
+  const weights: number[] = [];
   // Rows of the working plane with any damage, widened by one.
   const busyRow = new Uint8Array(h);
   for (let y = 0; y < h; y++) {
@@ -77,8 +103,16 @@ function fullResolutionDamage(L: Float32Array, W: number, H: number, damage: Uin
     if (!busyRow[Math.min(h - 1, Math.floor(((Y + 0.5) * h) / H))]) continue;
     row(df, Y, du);
     row(median, Y, mm);
+    if (weight) row(weight, Y, wu);
     const o = Y * W;
-    for (let X = 0; X < W; X++) if (du[X]! > BAND && Math.abs(L[o + X]! - mm[X]!) > STANDS_OUT * grainFull) fine[o + X] = 1;
+    for (let X = 0; X < W; X++) {
+      if (du[X]! <= BAND || Math.abs(L[o + X]! - mm[X]!) <= STANDS_OUT * grainFull) continue;
+      fine[o + X] = 1;
+      const share = weight ? wu[X]! / du[X]! : 1;
+      if (share >= 1) continue;
+      index.push(o + X);
+      weights.push(share);
+    }
   }
-  return fine;
+  return { fine, partial: { index: Int32Array.from(index), weight: Float32Array.from(weights) } };
 }

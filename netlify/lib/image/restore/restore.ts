@@ -84,11 +84,11 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
   const grain = pixelNoise(working, w, h);
 
   // 3. Damage: dust, scratches and fibres.
-  const damage = knownDamage ? await knownDamageMask(knownDamage, working, w, h) : await findDamage(working, median, w, h, grain);
+  const { mask: damage, weight } = knownDamage ? { mask: await knownDamageMask(knownDamage, working, w, h) } : await findDamage(working, median, w, h, grain);
   lap('detect');
 
   // 4. Fill.
-  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, median, grain });
+  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, weight, median, grain });
   lap('defects');
 
   // 5. Denoise.
