@@ -63,8 +63,13 @@ function run(step: Step): Promise<Ended> {
 }
 
 const stopAll = () => stops.forEach((stop) => stop());
-process.once('SIGINT', stopAll);
-process.once('SIGTERM', stopAll);
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    stopAll();
+  });
+}
 
 const typecheckRoot = copyProject('lumora-typecheck-', { ownCaches: true });
 const steps: Step[] = [
@@ -99,6 +104,10 @@ for (const { step, code, output, seconds } of ended) {
   // astro check ends with its counts: "Result (527 files): - 0 errors - 0 warnings - 14 hints".
   const counts = output.match(/Result \(\d+ files\):[^]*$/)?.[0].trim().replace(/\s*\n\s*/g, ' ');
   console.log(`✓ ${step.name} passed in ${seconds.toFixed(1)} s${counts ? `. ${counts}` : ''}`);
+}
+if (interrupted) {
+  console.log('✗ npm test interrupted.');
+  process.exit(130);
 }
 if (firstFailure) {
   console.log(`✗ npm test stopped: ${firstFailure.step.name} failed first (exit ${firstFailure.code}).`);
