@@ -23,7 +23,9 @@ export const CHROMIUM_ARGS = [
  * about a quarter less CPU in it. Lighthouse measures the full `chromium`, the browser visitors run.
  */
 export function chromiumPath(prefer: 'headless-shell' | 'full' = 'headless-shell'): string {
-  const installed = prefer === 'headless-shell' ? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'] : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/chromium-headless-shell'];
+  const shell = '/usr/bin/chromium-headless-shell';
+  const full = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const installed = prefer === 'headless-shell' ? [shell, ...full] : [...full, shell];
   const candidates = [process.env.CHROMIUM_PATH, ...installed].filter(Boolean) as string[];
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error('Chromium not found: install Debian\'s `chromium-headless-shell` or `chromium` package (see .ci/run) or set CHROMIUM_PATH.');

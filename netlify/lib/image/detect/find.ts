@@ -25,10 +25,7 @@ export type DamageMask = { mask: Uint8Array; weight?: Float32Array };
  * only the sure damage.
  */
 export async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number): Promise<DamageMask> {
-  if (w * h <= DETECT_PIXELS) {
-    const { mask, weight } = await detectDamage(Lw, w, h, med);
-    return { mask, weight };
-  }
+  if (w * h <= DETECT_PIXELS) return detectDamage(Lw, w, h, med);
   const coarseSide = Math.sqrt((COARSE_PIXELS * Math.max(w, h)) / Math.min(w, h));
   const { width: dw, height: dh } = fitSize(w, h, coarseSide);
   const coarse = (await detectDamage(downsample(Lw, w, h, dw, dh), dw, dh)).core;
