@@ -3,6 +3,7 @@ import { objectProbabilities, pixelProbabilities } from './model';
 import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './objects';
 import { followPath, PATH, weightedFlanks } from './paths';
 import { residualOf, type Residual } from './residual';
+import { withoutPeriodicTexture } from './periodic';
 import { halfSums, lineField, type LineField } from './lines';
 
 /** Half-length of the line field, in half-size pixels (a line about 41 px long at full size). */
@@ -76,7 +77,10 @@ const objectValue = (objects: DamageObjects, k: number, name: (typeof OBJECT_FEA
  * a path (paths.ts), and the mask made exact with the strokes' flanks.
  */
 export async function detectDamage(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DamageDetection> {
-  const [stages, wide] = await Promise.all([detectionStages(L, w, h, median5), residualOf(L, w, h, undefined, 9)]);
+  // Fine periodic textures are searched with the texture taken out (periodic.ts); elsewhere the plane is L.
+  const flat = withoutPeriodicTexture(L, w, h);
+  const plane = flat ?? L;
+  const [stages, wide] = await Promise.all([detectionStages(plane, w, h, flat ? undefined : median5), residualOf(plane, w, h, undefined, 9)]);
   return decide(stages, wide, w, h);
 }
 
