@@ -1,6 +1,6 @@
 // Image engine benchmark: speed and peak memory of restore+colorize at 1, 4 and 12 MP, and quality
 // on the shared old-photo fixtures (../shared/fixtures/photos, scored as its README defines).
-// Run: npx tsx bench/image.ts [--quick] [--speed | --quality [--only=cat,parrot] | --validation [--limit=N]]
+// Run: npx tsx bench/image.ts [--quick] [--speed | --quality [--only=cat,parrot] | --scanned[=K] | --validation [--limit=N]]
 // (prints JSON). Only this benchmark reads the fixtures.
 import sharp from 'sharp';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -153,6 +153,37 @@ async function fixtureCases(only?: string[]): Promise<PhotoCase[]> {
   return cases;
 }
 
+/**
+ * The fixtures as if scanned `k` times finer: input (JPEG q 92) and truth enlarged with Lanczos, the damage mask
+ * with nearest neighbours, so every stroke, grain and edge is k times as wide in pixels. Buyers' scans of small
+ * prints look like this (the fixtures are at most 1024 px long, their strokes 1–3 px wide). The input's own
+ * scores are measured at that size (baseline.json is for the fixtures' size).
+ */
+async function scannedFixtureCases(k: number, only?: string[]): Promise<PhotoCase[]> {
+  const cases: PhotoCase[] = [];
+  for (const c of await fixtureCases(only)) {
+    const width = Math.round(c.width * k);
+    const height = Math.round(c.height * k);
+    const truthPng = await sharp(c.truth, { raw: { width: c.width, height: c.height, channels: 3 } }).png().toBuffer();
+    const damage = await sharp(c.damage, { raw: { width: c.width, height: c.height, channels: 1 } }).resize(width, height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer();
+    cases.push({
+      name: c.name,
+      input: await sharp(c.input).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 92 }).toBuffer(),
+      truth: await rgbAt(await sharp(truthPng).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).png().toBuffer(), width, height),
+      damage: Uint8Array.from(damage),
+      width,
+      height,
+    });
+  }
+  return cases;
+}
+
+/** The `--scanned` figures: removal, SSIM and the detector on the fixtures enlarged `k` times. */
+async function scanned(k: number, only?: string[]) {
+  const { table, targets, images, ...figures } = await quality(await scannedFixtureCases(k, only), exemplarColorizer(), 'sd-xl');
+  return { scale: k, ...figures, targets: { everyPhotoAtLeast85: targets.everyPhotoAtLeast85, ssimBetterOnEvery: targets.ssimBetterOnEvery }, table };
+}
+
 async function quality(cases: PhotoCase[], colorizer: Colorizer, model: ImageModel, reference?: ReferenceCase) {
   const scored: PhotoScore[] = [];
   for (const c of cases) {
@@ -191,6 +222,7 @@ export async function benchImage(opts: { quick?: boolean; only?: string[] } = {}
   q.onnx = onnxModelAvailable() ? await quality(cases, onnxColorizer(), 'sd-xl') : { skipped: 'no ONNX model (set COLORIZER_ONNX_MODEL or run npm run models:fetch)' };
   const rep = replicateConfig();
   q.replicate = rep ? await quality(cases, replicateColorizer(rep), 'sd-xl') : { skipped: 'Replicate not configured (REPLICATE_API_TOKEN + REPLICATE_COLORIZER_VERSION or _MODEL)' };
+  q.scanned2x = await scanned(2, opts.only);
   result.quality = q;
   result.validation = await validation(opts.quick ? 6 : undefined);
   return result;
@@ -211,6 +243,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     }
     const reference = process.argv.find((a) => a.startsWith('--reference='))?.slice(12) as ReferenceCase | undefined;
     console.log(JSON.stringify(await quality(await fixtureCases(only), exemplarColorizer(), (process.env.BENCH_MODEL as ImageModel) || 'sd-xl', reference), null, 2));
+  } else if (process.argv.some((a) => a.startsWith('--scanned'))) {
+    sharp.concurrency(2);
+    if (!existsSync(path.join(FIXTURES, 'input'))) {
+      console.log(JSON.stringify({ skipped: `fixtures not found at ${FIXTURES}` }));
+      process.exit(0);
+    }
+    const k = Number(process.argv.find((a) => a.startsWith('--scanned='))?.slice(10)) || 2;
+    console.log(JSON.stringify(await scanned(k, only), null, 2));
   } else if (process.argv.includes('--validation')) {
     sharp.concurrency(2);
     const limit = Number(process.argv.find((a) => a.startsWith('--limit='))?.slice(8)) || undefined;

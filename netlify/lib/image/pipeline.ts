@@ -70,7 +70,7 @@ export type RestoreOpts = {
   originalViewSide?: number;
   /**
    * Diagnostics (benchmark): the damage to remove, when it is known, instead of the automatic detection: 0/1 at
-   * the photo's size, for photos within the model's working size. Measures the filling apart from the detection.
+   * the photo's size. Measures the filling apart from the detection.
    */
   knownDamage?: Uint8Array;
   /** Diagnostics (benchmark): receives the mask of the damage the restoration removed. */

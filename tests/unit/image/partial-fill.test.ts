@@ -17,15 +17,15 @@ function strokePlane() {
     plane[y * w + 20] = STROKE;
     damage[y * w + 20] = 1;
   }
-  return { plane, damage, median: new Float32Array(w * h).fill(GROUND) };
+  return { plane, damage };
 }
 
 describe('partial fill of borderline damage', () => {
   it('replaces a pixel by the fill in proportion to its weight: all of it at 1, half at 0.5, none at 0', () => {
-    const { plane, damage, median } = strokePlane();
+    const { plane, damage } = strokePlane();
     const weight = new Float32Array(w * h);
     for (let y = 0; y < h; y++) weight[y * w + 20] = y < 10 ? 1 : y < 30 ? 0.5 : 0;
-    fillDamage({ out: plane, W: w, H: h, working: plane, w, h, damage, weight, median, grain: 0 });
+    fillDamage({ out: plane, W: w, H: h, working: plane, w, h, damage, weight, grain: 0 });
     for (let y = 0; y < h; y++) {
       const expected = y < 10 ? GROUND : y < 30 ? (GROUND + STROKE) / 2 : STROKE;
       expect(plane[y * w + 20], `row ${y}`).toBeCloseTo(expected, 0);
@@ -35,8 +35,8 @@ describe('partial fill of borderline damage', () => {
   });
 
   it('fills all of the damage when no weight is given', () => {
-    const { plane, damage, median } = strokePlane();
-    fillDamage({ out: plane, W: w, H: h, working: plane, w, h, damage, median, grain: 0 });
+    const { plane, damage } = strokePlane();
+    fillDamage({ out: plane, W: w, H: h, working: plane, w, h, damage, grain: 0 });
     for (let y = 0; y < h; y++) expect(plane[y * w + 20], `row ${y}`).toBeCloseTo(GROUND, 0);
   });
 

@@ -1,5 +1,5 @@
 import { pixelNoise } from '../detect/residual';
-import { bilinearRows } from '../planes';
+import { bilinearRows, downsample } from '../planes';
 import { addGrain } from './grain';
 import { continueStructures } from './directional';
 import { inpaintPatches } from './patches';
@@ -10,8 +10,6 @@ import { inpaintPatches } from './patches';
 
 /** Share of a working damage pixel from which a full-resolution pixel is in the damage's band. */
 const BAND = 0.2;
-/** Grain spreads by which a full-resolution pixel in the band must stand out of the median to be filled. */
-const STANDS_OUT = 1.5;
 /** Patch search window at full resolution of a large photo: its texture repeats at a smaller scale in pixels. */
 const LARGE_WINDOW = 7;
 
@@ -20,7 +18,8 @@ export type FillInput = {
   out: Float32Array;
   W: number;
   H: number;
-  /** The working plane (w × h; `out` itself when the sizes agree), filled too: it guides the denoise. */
+  /** The working plane (w × h; `out` itself when the sizes agree), filled too: it guides the denoise. When it is
+   * smaller, it becomes the filled `out` made small. */
   working: Float32Array;
   w: number;
   h: number;
@@ -28,13 +27,12 @@ export type FillInput = {
   damage: Uint8Array;
   /** How much of the fill replaces each damage pixel (absent: all of it); the rest stays the original. */
   weight?: Float32Array;
-  /** The working plane's 5×5 median and pixel noise. */
-  median: Float32Array;
+  /** The working plane's pixel noise. */
   grain: number;
 };
 
 /** Fills the damage; returns how many working pixels it covered. */
-export function fillDamage({ out, W, H, working, w, h, damage, weight, median, grain }: FillInput): number {
+export function fillDamage({ out, W, H, working, w, h, damage, weight, grain }: FillInput): number {
   let count = 0;
   for (let i = 0; i < damage.length; i++) count += damage[i]!;
   if (!count) return 0;
@@ -47,19 +45,16 @@ export function fillDamage({ out, W, H, working, w, h, damage, weight, median, g
     if (working !== out) for (let i = 0; i < out.length; i++) if (damage[i]) out[i] = working[i]!;
     return count;
   }
-  // The working plane only guides the denoise: the median is fill enough there.
-  for (let i = 0; i < damage.length; i++) {
-    if (!damage[i]) continue;
-    const share = weight ? weight[i]! : 1;
-    working[i] = share * median[i]! + (1 - share) * working[i]!;
-  }
-  const { fine, partial } = fullResolutionDamage(out, W, H, damage, median, w, h, weight);
+  const { fine, partial } = fullResolutionDamage(W, H, damage, w, h, weight);
   const kept = Float32Array.from(partial.index, (i) => out[i]!);
   inpaintPatches(out, W, H, fine, { window: LARGE_WINDOW });
   addGrain(out, fine, pixelNoise(out, W, H));
   partial.index.forEach((i, k) => {
     out[i] = partial.weight[k]! * out[i]! + (1 - partial.weight[k]!) * kept[k]!;
   });
+  // The working plane guides the denoise of the full-size one: it is the filled photo made small, so the guide
+  // carries no trace of what was filled (a guide filled otherwise, with the median, put faint scratches back).
+  working.set(downsample(out, W, H, w, h));
   return count;
 }
 
@@ -75,16 +70,15 @@ function blendFill(filled: Float32Array, before: Float32Array, damage: Uint8Arra
 type Partial = { index: Int32Array; weight: Float32Array };
 
 /**
- * The damage at full resolution, row by row (no full-size float planes): within the upsampled band of the
- * working damage, the pixels that stand out of the upsampled median by more than the full-resolution grain.
- * Rows far from any damage are skipped. A pixel's fill weight is the mean weight of the working damage around it.
+ * The damage at full resolution, row by row (no full-size float planes): the pixels within the upsampled band
+ * of the working damage (the whole band: the soft edges of a stroke made wider by the enlargement are damage
+ * too). Rows far from any damage are skipped. A pixel's fill weight is the mean weight of the working damage
+ * around it.
  */
-function fullResolutionDamage(L: Float32Array, W: number, H: number, damage: Uint8Array, median: Float32Array, w: number, h: number, weight?: Float32Array): { fine: Uint8Array; partial: Partial } {
-  const grainFull = pixelNoise(L, W, H);
+function fullResolutionDamage(W: number, H: number, damage: Uint8Array, w: number, h: number, weight?: Float32Array): { fine: Uint8Array; partial: Partial } {
   const df = Float32Array.from(damage);
   const row = bilinearRows(w, h, W, H);
   const du = new Float32Array(W);
-  const mm = new Float32Array(W);
   const wu = new Float32Array(W);
   const fine = new Uint8Array(W * H);
   const index: number[] = [];
@@ -102,11 +96,10 @@ function fullResolutionDamage(L: Float32Array, W: number, H: number, damage: Uin
   for (let Y = 0; Y < H; Y++) {
     if (!busyRow[Math.min(h - 1, Math.floor(((Y + 0.5) * h) / H))]) continue;
     row(df, Y, du);
-    row(median, Y, mm);
     if (weight) row(weight, Y, wu);
     const o = Y * W;
     for (let X = 0; X < W; X++) {
-      if (du[X]! <= BAND || Math.abs(L[o + X]! - mm[X]!) <= STANDS_OUT * grainFull) continue;
+      if (du[X]! <= BAND) continue;
       fine[o + X] = 1;
       const share = weight ? wu[X]! / du[X]! : 1;
       if (share >= 1) continue;

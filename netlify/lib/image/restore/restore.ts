@@ -32,7 +32,7 @@ export type RestoreInput = {
   options: RestoreOptions;
   /** Milliseconds per stage are added here. */
   timings?: Record<string, number>;
-  /** Diagnostics (benchmark): the damage to remove (0/1 at the working size) instead of detecting it. */
+  /** Diagnostics (benchmark): the damage to remove (0/1 at the photo's size) instead of detecting it. */
   knownDamage?: Uint8Array;
 };
 
@@ -50,6 +50,13 @@ export type RestoreReport = {
 const baseRadius = (w: number, h: number) => Math.max(4, Math.round(Math.min(w, h) / 40));
 /** Guided-filter eps of the local contrast's base layer (L*²): only broad changes go into the base. */
 const BASE_EPS = 60;
+
+/** A 0/1 mask at the photo's size brought to the working size: a working pixel any marked pixel overlaps is marked. */
+function atWorkingSize(mask: Uint8Array, W: number, H: number, w: number, h: number): Uint8Array {
+  if (w === W && h === H) return mask;
+  const share = downsample(Float32Array.from(mask), W, H, w, h);
+  return Uint8Array.from(share, (v) => (v > 0.01 ? 1 : 0));
+}
 
 /** The working plane's size: the photo's, or smaller with `workPixels` pixels. */
 export function workingSize(W: number, H: number, workPixels: number): { width: number; height: number } {
@@ -84,11 +91,11 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
   const grain = pixelNoise(working, w, h);
 
   // 3. Damage: dust, scratches and fibres.
-  const { mask: damage, weight } = knownDamage ? { mask: await knownDamageMask(knownDamage, working, w, h) } : await findDamage(working, median, w, h, grain);
+  const { mask: damage, weight } = knownDamage ? { mask: await knownDamageMask(atWorkingSize(knownDamage, W, H, w, h), working, w, h) } : await findDamage(working, median, w, h, grain);
   lap('detect');
 
   // 4. Fill.
-  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, weight, median, grain });
+  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, weight, grain });
   lap('defects');
 
   // 5. Denoise.
