@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fineShare, searchSize, OVERSAMPLED, COARSE_PIXELS } from '../../../netlify/lib/image/detect/find';
+import { fineShare, isOversampled, searchSize, OVERSAMPLED, COARSE_PIXELS } from '../../../netlify/lib/image/detect/find';
 import { upsample } from '../../../netlify/lib/image/planes';
 import { restoreLuminance } from '../../../netlify/lib/image/restore/restore';
 import { grainy } from '../../support/planes';
@@ -41,10 +41,11 @@ describe('scans finer than their print', () => {
     const big = enlarged(L, w, h, 2);
     expect(fineShare(big.L, big.w, big.h)).toBeLessThan(OVERSAMPLED);
     // Searched at its own size, at half size, or (over 1.1 MP) at the coarse budget.
-    expect(searchSize(L, w, h)).toEqual({ width: w, height: h });
-    expect(searchSize(big.L, big.w, big.h)).toEqual({ width: w, height: h });
-    const huge = enlarged(L, w, h, 5);
-    const coarse = searchSize(huge.L, huge.w, huge.h);
+    expect(isOversampled(L, w, h)).toBe(false);
+    expect(isOversampled(big.L, big.w, big.h)).toBe(true);
+    expect(searchSize(w, h, false)).toEqual({ width: w, height: h });
+    expect(searchSize(big.w, big.h, true)).toEqual({ width: w, height: h });
+    const coarse = searchSize(w * 5, h * 5, true);
     expect(coarse.width * coarse.height).toBeLessThanOrEqual(COARSE_PIXELS * 1.01);
   });
 
@@ -57,6 +58,18 @@ describe('scans finer than their print', () => {
     expect(before).toBeGreaterThan(18);
     const { L: out } = await restoreLuminance({ L: big.L, width: big.w, height: big.h, options: { workPixels: 1e6, denoise: 0, localContrast: 0, sharpen: 0, fade: 0, vignette: 0 } });
     expect(Math.abs(level(out, big.w, pts) - ground(out, big.w, pts, 8))).toBeLessThan(0.2 * before);
+  });
+
+  it('smooths grain two pixels wide over twice the reach on an oversampled plane', async () => {
+    const w = 200, h = 160;
+    const big = enlarged(grainy(w, h, () => 50, 2, 4), w, h, 2);
+    const spread = (P: Float32Array) => {
+      const m = P.reduce((s, v) => s + v, 0) / P.length;
+      return P.reduce((s, v) => s + Math.abs(v - m), 0) / P.length;
+    };
+    const { L: out } = await restoreLuminance({ L: big.L, width: big.w, height: big.h, options: { workPixels: 1e6, denoise: 0.85, localContrast: 0, sharpen: 0, fade: 0, vignette: 0 } });
+    // At the reach of natively sampled grain, 55 % of this clumped grain's spread stayed; twice the reach leaves about a third.
+    expect(spread(out)).toBeLessThan(0.42 * spread(big.L));
   });
 
   it('over the working size, leaves no trace of a filled scratch once denoised', async () => {

@@ -35,18 +35,21 @@ type Size = { width: number; height: number };
  * Borderline damage is filled partly (`weight`) on a plane searched at its own size; a search on a smaller copy
  * keeps only the sure damage.
  */
-export async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number): Promise<DamageMask> {
-  const size = searchSize(Lw, w, h);
+export async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number, oversampled = false): Promise<DamageMask> {
+  const size = searchSize(w, h, oversampled);
   if (size.width === w && size.height === h) return detectDamage(Lw, w, h, med);
   return { mask: await searchedSmaller(Lw, med, w, h, grain, size) };
 }
 
 /** The size the damage is searched at (see DETECT_PIXELS). */
-export function searchSize(Lw: Float32Array, w: number, h: number): Size {
+export function searchSize(w: number, h: number, oversampled: boolean): Size {
   if (w * h > DETECT_PIXELS) return fitSize(w, h, Math.sqrt((COARSE_PIXELS * Math.max(w, h)) / Math.min(w, h)));
-  const half = fitSize(w, h, Math.max(w, h) / 2);
-  if (Math.min(half.width, half.height) < MIN_SIDE || fineShare(Lw, w, h) >= OVERSAMPLED) return { width: w, height: h };
-  return half;
+  return oversampled ? fitSize(w, h, Math.max(w, h) / 2) : { width: w, height: h };
+}
+
+/** Whether a plane is oversampled (see OVERSAMPLED); never when its half would be under MIN_SIDE. */
+export function isOversampled(L: Float32Array, w: number, h: number): boolean {
+  return Math.min(w, h) >= 2 * MIN_SIDE && fineShare(L, w, h) < OVERSAMPLED;
 }
 
 /**

@@ -9,15 +9,18 @@ const SHARPEN_SPREADS = 1.5;
 
 /**
  * Edge-preserving denoise: a self-guided filter of the working plane `Lc` (w × h) with eps set from the measured
- * grain `sigma`, applied to `out` (W × H; the same plane when the sizes agree), keeping `1 − amount` of the grain.
+ * grain `sigma`, applied to `out` (W × H; the same plane when the sizes agree), keeping `1 − amount` of the grain;
+ * `scale` is how many pixels wide the grain is (2 on an oversampled plane).
  * At a smaller working size the coefficients reach full resolution a row at a time (two full-size planes
  * would be 8 bytes a pixel).
  */
-export function denoise(out: Float32Array, W: number, H: number, Lc: Float32Array, w: number, h: number, sigma: number, amount: number): void {
+export function denoise(out: Float32Array, W: number, H: number, Lc: Float32Array, w: number, h: number, sigma: number, amount: number, scale = 1): void {
   if (amount <= 0 || sigma <= 0.3) return;
   const full = w === W && h === H;
-  const eps = (DENOISE_SPREADS * sigma) ** 2;
-  const { A, B } = guidedCoefficients(Lc, Lc, w, h, full ? 2 : 1, eps);
+  // Grain `scale` px wide (an oversampled scan) is smoothed over `scale` times the reach, and eps grows with it:
+  // the median's residual measures such clumped grain as finer than it is.
+  const eps = (DENOISE_SPREADS * sigma * scale) ** 2;
+  const { A, B } = guidedCoefficients(Lc, Lc, w, h, (full ? 2 : 1) * scale, eps);
   const keep = 1 - amount;
   if (full) {
     for (let i = 0; i < out.length; i++) {

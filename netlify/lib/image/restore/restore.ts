@@ -1,4 +1,4 @@
-import { findDamage, knownDamageMask } from '../detect/find';
+import { findDamage, isOversampled, knownDamageMask } from '../detect/find';
 import { medianPlane, pixelNoise, robustSpread } from '../detect/residual';
 import { fillDamage } from '../fill/fill';
 import { downsample, fitSize, guidedCoefficients } from '../planes';
@@ -89,9 +89,12 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
   for (let i = 0; i < resid.length; i++) resid[i] = working[i]! - median[i]!;
   const sigma = robustSpread(resid);
   const grain = pixelNoise(working, w, h);
+  // A scan finer than its print (every stroke and grain two or more pixels wide) is searched at half size and
+  // denoised over twice the reach.
+  const oversampled = isOversampled(working, w, h);
 
   // 3. Damage: dust, scratches and fibres.
-  const { mask: damage, weight } = knownDamage ? { mask: await knownDamageMask(atWorkingSize(knownDamage, W, H, w, h), working, w, h) } : await findDamage(working, median, w, h, grain);
+  const { mask: damage, weight } = knownDamage ? { mask: await knownDamageMask(atWorkingSize(knownDamage, W, H, w, h), working, w, h) } : await findDamage(working, median, w, h, grain, oversampled);
   lap('detect');
 
   // 4. Fill.
@@ -99,7 +102,7 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
   lap('defects');
 
   // 5. Denoise.
-  denoise(out, W, H, working, w, h, sigma, options.denoise);
+  denoise(out, W, H, working, w, h, sigma, options.denoise, oversampled ? 2 : 1);
   lap('denoise');
 
   // 6. Tone.
