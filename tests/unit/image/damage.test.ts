@@ -52,6 +52,36 @@ describe('damage removal keeps the photo’s own fine structure', () => {
     expect(Math.abs(mean(out, w, faint) - mean(out, w, beside))).toBeLessThan(1.2);
   });
 
+  // Film scratches often come in pairs a few pixels apart, the second fainter (paths.ts TWIN).
+  const pairedScratch = (twin: number, seed: number) => {
+    const w = 200, h = 200;
+    const L = grainy(w, h, () => 50, 1.2, seed);
+    const main: [number, number][] = [];
+    for (let y = 0; y < h; y++) {
+      const x = 100 + Math.round((y - 100) / 25);
+      L[y * w + x] += 25;
+      L[y * w + x + 2] += twin;
+      main.push([x, y]);
+    }
+    return { L, w, h, main, twin: main.map(([x, y]) => [x + 2, y] as [number, number]) };
+  };
+
+  it('removes the fainter twin of a scratch 2 px beside it', async () => {
+    for (const seed of [7, 8, 9, 10]) {
+      const { L, w, h, twin } = pairedScratch(3, seed); // 3 L*: about twice the grain, too faint to be found alone
+      const found = (await detectDamage(L, w, h)).mask;
+      expect(twin.filter(([x, y]) => found[y * w + x]).length / twin.length).toBeGreaterThan(0.55); // 18–42 % without the twin rule
+      const { L: out } = await restoreLuminance({ L, width: w, height: h, options: ONLY_DAMAGE });
+      expect(mean(out, w, twin) - mean(out, w, twin.map(([x, y]) => [x + 6, y]))).toBeLessThan(1); // 1.7–2.2 left without it
+    }
+  });
+
+  it('takes no twin beside a single scratch', async () => {
+    const { L, w, h, main } = pairedScratch(0, 7);
+    const found = (await detectDamage(L, w, h)).mask;
+    for (const d of [-3, -2, 2, 3]) expect(main.filter(([x, y]) => found[y * w + x + d]).length / main.length).toBeLessThan(0.05);
+  });
+
   it('keeps a crowded texture of bright dots on a grainy picture and removes the isolated speck beside it', async () => {
     const w = 240, h = 160;
     const L = grainy(w, h, () => 50);

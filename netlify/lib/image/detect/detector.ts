@@ -1,7 +1,7 @@
 import { measureEvidence, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
 import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './objects';
-import { followPath, PATH, weightedFlanks } from './paths';
+import { followPath, followTwin, PATH, weightedFlanks } from './paths';
 import { residualOf, type Residual } from './residual';
 import { withoutPeriodicTexture } from './periodic';
 import { halfSums, lineField, type LineField } from './lines';
@@ -14,20 +14,20 @@ const FIELD_HALF = 10;
  * generated validation set (bench/validation.ts), never on the public fixtures.
  */
 export const DETECT = {
-  object: Number(process.env.T_OBJ ?? 0.5),
+  object: 0.5,
   /** Specks (components of at most `speckSize` pixels) are kept from a lower probability: a missed speck shows
    * as much as a missed scratch, while filling a few wrong pixels costs little. */
-  speck: Number(process.env.T_SPECK ?? 0.3),
+  speck: 0.3,
   speckSize: 6,
   /** A component of at most `crowdSize` pixels with more than `crowd` other kept ones centred within `crowdRadius`
    * px is texture (sunlit leaves, gravel, a screen), not dust: it stays. */
   crowdSize: 12,
-  crowd: Number(process.env.T_CROWD ?? 3),
+  crowd: 3,
   crowdRadius: 8,
   /** Borderline objects, from `soft` × their threshold up to it, are filled partly: the fill blended over the
    * original with a weight rising linearly from 0 to 1 across that band. Faint damage is mostly removed, while a
    * real structure taken wrongly keeps most of its contrast (a lower threshold, filling fully, cost SSIM). */
-  soft: Number(process.env.T_SOFT ?? 0.8),
+  soft: 0.8,
 };
 
 export type DamageDetection = {
@@ -129,7 +129,9 @@ function keepObjects(core: Uint8Array, soft: Float32Array, evidence: Evidence, o
     if (members.length <= DETECT.crowdSize && crowd[k]! > DETECT.crowd) return;
     for (const i of members) core[i] = 1;
     const line = objectValue(objects, k, 'length') >= PATH.length && objectValue(objects, k, 'straightness') >= PATH.straightness;
-    if (line) followPath(core, evidence, objects, k, w, h);
+    if (!line) return;
+    followPath(core, evidence, objects, k, w, h);
+    followTwin(core, evidence, objects, k, w, h);
   });
 }
 

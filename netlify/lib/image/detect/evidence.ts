@@ -31,11 +31,11 @@ const MARGIN = HALVES[2] + SIDES[1] + 1;
  * line's (refined to 5°); below, the direction is searched every 10°.
  */
 export const CANDIDATE = {
-  spreads: Number(process.env.C_SPREADS ?? 2.5),
-  strong: Number(process.env.C_STRONG ?? 3.5),
-  line: Number(process.env.C_LINE ?? 3),
-  faint: Number(process.env.C_FAINT ?? 1),
-  field: Number(process.env.C_FIELD ?? 5),
+  spreads: 2.5,
+  strong: 3.5,
+  line: 3,
+  faint: 1,
+  field: 5,
 };
 
 export const FEATURE_NAMES = [
