@@ -32,8 +32,8 @@ export const FLANK_STEPS = 1;
  * A scratch's twin: film scratches often come in pairs a few pixels apart (grit dragged along the film), the
  * second often fainter. Beside a kept line, a second ridge of its sign `offsets` px across (standing out by
  * `spreads` grain spreads and above the pixel between, so it is a line of its own and not the first one's
- * flank) along at least `share` of the line's pixels is damage too. Measured on the fixtures: parrot's paired
- * film scratches 62 → 67 % removed; on the validation photos (single strokes, painted wires, grids) no change.
+ * flank) along at least `share` of the line's pixels is damage too. Measured: parrot (a pair of film scratches)
+ * 62 → 67 % removed; the validation photos (single strokes, painted wires, grids) unchanged.
  */
 export const TWIN = { offsets: [2, 3], spreads: 1.5, share: 0.2, min: 8 };
 
