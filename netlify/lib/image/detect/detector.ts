@@ -1,4 +1,4 @@
-import { measureEvidence, type Evidence } from './evidence';
+import { groundActivity, measureEvidence, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
 import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './objects';
 import { followPath, followTwin, PATH, weightedFlanks } from './paths';
@@ -24,6 +24,9 @@ export const DETECT = {
   crowdSize: 12,
   crowd: 3,
   crowdRadius: 8,
+  /** …not counting those within `crowdInner` px (Chebyshev) of it: a strong speck lifts the line field of the
+   * grain right around it, and those few pixels are its own halo, not a texture it belongs to. */
+  crowdInner: 4,
   /** Borderline objects, from `soft` × their threshold up to it, are filled partly: the fill blended over the
    * original with a weight rising linearly from 0 to 1 across that band. Faint damage is mostly removed, while a
    * real structure taken wrongly keeps most of its contrast (a lower threshold, filling fully, cost SSIM). */
@@ -54,7 +57,8 @@ export async function detectionEvidence(L: Float32Array, w: number, h: number, m
   const residual = await residualOf(L, w, h, median5);
   const half = halfSums(residual.r, w, h);
   const field = lineField(half.plane, half.width, half.height, FIELD_HALF);
-  return { evidence: measureEvidence(L, w, h, residual, field), field };
+  const activity = await groundActivity(residual.r, residual.sigma, w, h);
+  return { evidence: measureEvidence(L, w, h, residual, field, activity), field };
 }
 
 /** Every stage of the detection, for training and diagnostics (detectDamage keeps only the mask). */
@@ -135,7 +139,7 @@ function keepObjects(core: Uint8Array, soft: Float32Array, evidence: Evidence, o
   });
 }
 
-/** For each component, how many other likely ones have their centre within DETECT.crowdRadius of its own. */
+/** For each component, how many likely ones have their centre within DETECT.crowdRadius of its own and beyond DETECT.crowdInner. */
 function crowdCounts(objects: DamageObjects, likely: boolean[], w: number, h: number): Int32Array {
   const centre = new Int32Array(objects.pixels.length);
   const S = new Int32Array((w + 1) * (h + 1));
@@ -154,15 +158,16 @@ function crowdCounts(objects: DamageObjects, likely: boolean[], w: number, h: nu
   for (let y = 1; y <= h; y++) {
     for (let x = 1; x <= w; x++) S[y * (w + 1) + x]! += S[(y - 1) * (w + 1) + x]! + S[y * (w + 1) + x - 1]! - S[(y - 1) * (w + 1) + x - 1]!;
   }
-  const r = DETECT.crowdRadius;
-  return centre.map((c, k) => {
-    const x = c % w;
-    const y = (c - x) / w;
+  const boxCount = (x: number, y: number, r: number) => {
     const x0 = Math.max(0, x - r);
     const y0 = Math.max(0, y - r);
     const x1 = Math.min(w - 1, x + r);
     const y1 = Math.min(h - 1, y + r);
-    const count = S[(y1 + 1) * (w + 1) + x1 + 1]! - S[y0 * (w + 1) + x1 + 1]! - S[(y1 + 1) * (w + 1) + x0]! + S[y0 * (w + 1) + x0]!;
-    return count - (likely[k] ? 1 : 0);
+    return S[(y1 + 1) * (w + 1) + x1 + 1]! - S[y0 * (w + 1) + x1 + 1]! - S[(y1 + 1) * (w + 1) + x0]! + S[y0 * (w + 1) + x0]!;
+  };
+  return centre.map((c) => {
+    const x = c % w;
+    const y = (c - x) / w;
+    return boxCount(x, y, DETECT.crowdRadius) - boxCount(x, y, DETECT.crowdInner);
   });
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { boxMean } from '../planes';
 import { LINE_DIRECTIONS, type LineField } from './lines';
 import type { Residual } from './residual';
@@ -19,6 +20,8 @@ const SIDES = [2, 4] as const;
 const PROFILE = { across: 3, along: 5 } as const;
 /** Outer and inner half-sides of the speck test's ring. */
 const RING = { outer: 5, inner: 2 } as const;
+/** Side (px) of the window whose median |r| is a candidate's activity. */
+const ACTIVITY_SIDE = 11;
 /** Pixels farther than this from every border are measured without bound checks. */
 const MARGIN = HALVES[2] + SIDES[1] + 1;
 
@@ -142,6 +145,19 @@ function localSpread(src: Float32Array, w: number, h: number, r: number): Float3
   return m;
 }
 
+/**
+ * How busy the ground is around each pixel: the median |r| over an 11×11 window, in grain spreads. A median, so a
+ * stroke through the window (a tenth of its pixels) does not make its own ground look busy, while texture does
+ * (a mean let a strong scratch on a clean plane read as texture). Through libvips on an 8-bit copy at 32 steps
+ * per spread.
+ */
+export async function groundActivity(r: Float32Array, sigma: number, w: number, h: number): Promise<Float32Array> {
+  const u8 = new Uint8Array(w * h);
+  for (let i = 0; i < u8.length; i++) u8[i] = Math.min(255, Math.round((32 * Math.abs(r[i]!)) / sigma));
+  const out = await sharp(u8, { raw: { width: w, height: h, channels: 1 } }).median(ACTIVITY_SIDE).toColourspace('b-w').raw().toBuffer();
+  return Float32Array.from(out, (v) => v / 32);
+}
+
 /** The line field's block of full-resolution pixel i (the field is at half size), or −1 outside it. */
 function fieldIndex(field: LineField, i: number, w: number): number {
   const x = (i % w) >> 1;
@@ -149,8 +165,8 @@ function fieldIndex(field: LineField, i: number, w: number): number {
   return x < field.width && y < field.height ? y * field.width + x : -1;
 }
 
-/** The evidence of every candidate pixel of plane L (w × h) with its residual and line field. */
-export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, field: LineField): Evidence {
+/** The evidence of every candidate pixel of plane L (w × h) with its residual, line field and ground activity (groundActivity). */
+export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, field: LineField, activity: Float32Array): Evidence {
   const { r, sigma, median } = residual;
   const n = w * h;
   const cand: number[] = [];
@@ -164,7 +180,6 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
   }
   const abs = new Float32Array(n);
   for (let i = 0; i < n; i++) abs[i] = Math.abs(r[i]!);
-  const activity = boxMean(abs, w, h, 5);
   const ground = localSpread(median, w, h, 3);
   const lineSigma = lineSpread(r, w, h);
   const geo = geometry(w);
@@ -247,7 +262,7 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     values[o + 4] = directional;
     values[o + 5] = side2 / lineSigma;
     values[o + 6] = side4 / lineSigma;
-    values[o + 7] = activity[i]! / sigma;
+    values[o + 7] = activity[i]!;
     values[o + 8] = (abs[i]! - ring) / sigma;
     values[o + 9] = ground[i]! / sigma;
     values[o + 10] = Math.abs(uy);

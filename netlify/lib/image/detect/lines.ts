@@ -40,10 +40,10 @@ export function halfSums(r: Float32Array, w: number, h: number): { plane: Float3
 function sweep(p: Float32Array, w: number, h: number, t: number, half: number, out: Float32Array): void {
   const off = new Int32Array(w);
   for (let x = 0; x < w; x++) off[x] = Math.round(x * t);
-  const lo = Math.min(0, off[w - 1]!);
-  const hi = Math.max(0, off[w - 1]!);
   // Chains c = y − off[x] − lo, each a digital line; running sums per chain, chain-major with one leading 0.
-  const chains = h + hi - lo;
+  // y − off[x] runs from −max(off) (a line entering from above) to h − 1 − min(off) (one entering from below).
+  const lo = -Math.max(0, off[w - 1]!);
+  const chains = h + Math.abs(off[w - 1]!);
   const S = new Float32Array(chains * (w + 1));
   // The x range where each chain is inside the plane (off is monotonic, so it is one interval).
   const first = new Int32Array(chains).fill(w);
