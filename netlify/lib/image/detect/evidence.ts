@@ -1,7 +1,6 @@
-import sharp from 'sharp';
 import { boxMean } from '../planes';
 import { LINE_DIRECTIONS, type LineField } from './lines';
-import type { Residual } from './residual';
+import { medianPlane, type Residual } from './residual';
 
 // Per-pixel evidence of damage, the pixel network's inputs. Only candidates are measured: pixels whose residual
 // (against the 5×5 median) stands out of the grain. For each, the line through it is found among 36 directions
@@ -148,14 +147,10 @@ function localSpread(src: Float32Array, w: number, h: number, r: number): Float3
 /**
  * How busy the ground is around each pixel: the median |r| over an 11×11 window, in grain spreads. A median, so a
  * stroke through the window (a tenth of its pixels) does not make its own ground look busy, while texture does
- * (a mean let a strong scratch on a clean plane read as texture). Through libvips on an 8-bit copy at 32 steps
- * per spread.
+ * (a mean let a strong scratch on a clean plane read as texture). Kept in 32 steps per spread.
  */
-export async function groundActivity(r: Float32Array, sigma: number, w: number, h: number): Promise<Float32Array> {
-  const u8 = new Uint8Array(w * h);
-  for (let i = 0; i < u8.length; i++) u8[i] = Math.min(255, Math.round((32 * Math.abs(r[i]!)) / sigma));
-  const out = await sharp(u8, { raw: { width: w, height: h, channels: 1 } }).median(ACTIVITY_SIDE).toColourspace('b-w').raw().toBuffer();
-  return Float32Array.from(out, (v) => v / 32);
+export function groundActivity(r: Float32Array, sigma: number, w: number, h: number): Promise<Float32Array> {
+  return medianPlane(Float32Array.from(r, (v) => Math.abs(v) / sigma), w, h, ACTIVITY_SIDE, 32);
 }
 
 /** The line field's block of full-resolution pixel i (the field is at half size), or −1 outside it. */

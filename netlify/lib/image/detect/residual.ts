@@ -3,13 +3,16 @@ import sharp from 'sharp';
 // What a median cannot explain: the residual of an L* plane against its 5×5 median, where every thin stroke
 // stands out (a 1–3 px scratch, a speck, a fibre) and broad shapes do not, and the grain's spread in it.
 
-/** Median of a plane through libvips on an 8-bit copy (2.55 steps per L*: finer than any damage). */
-export async function medianPlane(src: Float32Array, w: number, h: number, size: number): Promise<Float32Array> {
+/**
+ * Median of a plane through libvips on an 8-bit copy of `steps` steps per unit (for L*, 2.55: finer than any
+ * damage; values outside 0 … 255 / steps are clamped).
+ */
+export async function medianPlane(src: Float32Array, w: number, h: number, size: number, steps = 2.55): Promise<Float32Array> {
   const u8 = new Uint8Array(w * h);
-  for (let i = 0; i < u8.length; i++) u8[i] = Math.max(0, Math.min(255, Math.round(src[i]! * 2.55)));
+  for (let i = 0; i < u8.length; i++) u8[i] = Math.max(0, Math.min(255, Math.round(src[i]! * steps)));
   const out = await sharp(u8, { raw: { width: w, height: h, channels: 1 } }).median(size).toColourspace('b-w').raw().toBuffer();
   const med = new Float32Array(w * h);
-  for (let i = 0; i < med.length; i++) med[i] = out[i]! / 2.55;
+  for (let i = 0; i < med.length; i++) med[i] = out[i]! / steps;
   return med;
 }
 
