@@ -150,7 +150,10 @@ function localSpread(src: Float32Array, w: number, h: number, r: number): Float3
  * (a mean let a strong scratch on a clean plane read as texture). Kept in 32 steps per spread.
  */
 export function groundActivity(r: Float32Array, sigma: number, w: number, h: number): Promise<Float32Array> {
-  return medianPlane(Float32Array.from(r, (v) => Math.abs(v) / sigma), w, h, ACTIVITY_SIDE, 32);
+  // A plain loop: Float32Array.from with a map function costs ~0.1 s per megapixel.
+  const spreads = new Float32Array(r.length);
+  for (let i = 0; i < r.length; i++) spreads[i] = Math.abs(r[i]!) / sigma;
+  return medianPlane(spreads, w, h, ACTIVITY_SIDE, 32);
 }
 
 /** The line field's block of full-resolution pixel i (the field is at half size), or −1 outside it. */
