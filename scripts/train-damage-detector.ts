@@ -10,7 +10,7 @@
  *   apt-get download plasma-workspace-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 \
  *     mate-backgrounds ruby-rmagick-doc opencv-doc python3-skimage ukui-wallpapers gnome-backgrounds
  *   for d in *.deb; do dpkg -x "$d" "x/${d%%_*}"; done
- * Run: npm run train:damage [-- --from /tmp/debs/x] [--seeds 2] [--cache /tmp/damage]
+ * Run: npm run train:damage [-- --from /tmp/debs/x] [--seeds 4] [--cache /tmp/damage]
  * Pass 1 measures every painted photo and trains the pixel network; pass 2 measures them again, groups
  * likely pixels into objects with that network and trains the object network. --cache keeps both passes'
  * samples, so a run with other training settings takes seconds. The same arguments give the same weights.
@@ -34,7 +34,7 @@ const arg = (name: string, fallback: string) => {
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
 const from = arg('--from', DEFAULT_PHOTO_ROOT);
-const seeds = Number(arg('--seeds', '2'));
+const seeds = Number(arg('--seeds', '4'));
 const cache = arg('--cache', '');
 const out = path.join(ROOT, 'netlify/lib/image/detect/model.json');
 /** Mask value from which a painted pixel is damage (the fixtures' damaged pixels), and up to which it is clean. */
