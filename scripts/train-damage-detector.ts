@@ -10,9 +10,10 @@
  *   apt-get download plasma-workspace-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 \
  *     mate-backgrounds ruby-rmagick-doc opencv-doc python3-skimage ukui-wallpapers gnome-backgrounds
  *   for d in *.deb; do dpkg -x "$d" "x/${d%%_*}"; done
- * Run: npm run train:damage [-- --from /tmp/debs/x] [--seeds 4] [--cache /tmp/damage]
+ * Run: npm run train:damage [-- --from /tmp/debs/x] [--seeds 4] [--object-nets 3] [--cache /tmp/damage]
  * Pass 1 measures every painted photo and trains the pixel network; pass 2 measures them again, groups
- * likely pixels into objects with that network and trains the object network. --cache keeps both passes'
+ * likely pixels into objects with that network and trains the object networks (--object-nets of them, from
+ * other starting weights; model.ts averages them). --cache keeps both passes'
  * samples, so a run with other training settings takes seconds. The same arguments give the same weights.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -96,8 +97,8 @@ class Samples {
     return s;
   }
 }
-const train = (s: Samples, names: readonly string[], hidden: number): Network =>
-  trainMlp(Float32Array.from(s.X), Uint8Array.from(s.y), names, { hidden, epochs: 10, weights: Float32Array.from(s.w), seed: 7 });
+const train = (s: Samples, names: readonly string[], hidden: number, seed = 7): Network =>
+  trainMlp(Float32Array.from(s.X), Uint8Array.from(s.y), names, { hidden, epochs: 10, weights: Float32Array.from(s.w), seed });
 
 // Pass 1: pixels. Damage (mask ≥ 64) and a random sample of the clean candidates (mask ≤ 5), each clean one
 // standing for its share of them; faint strokes in between are left out.
@@ -140,7 +141,11 @@ if (!objectSamples) {
   objectSamples = set;
   if (cache) set.save(`${cache}-objects`, objectKey);
 }
-const object = train(objectSamples, OBJECT_FEATURE_NAMES, Number(arg('--object-hidden', '12')));
+// One object network's decisions swing with its starting weights alone (validation removal moved by up to 2.3
+// points between three), so several are trained, from seeds 7, 8, …, and averaged.
+const objectSet = objectSamples;
+const objectNets = Number(arg('--object-nets', '3'));
+const object = Array.from({ length: objectNets }, (_, j) => train(objectSet, OBJECT_FEATURE_NAMES, Number(arg('--object-hidden', '12')), 7 + j));
 
 const summary = {
   photos: photos.length,

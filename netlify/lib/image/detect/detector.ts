@@ -2,7 +2,7 @@ import { groundActivity, measureEvidence, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
 import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './objects';
 import { followPath, followTwin, PATH, weightedFlanks } from './paths';
-import { residualOf, type Residual } from './residual';
+import { residualOf } from './residual';
 import { withoutPeriodicTexture } from './periodic';
 import { halfSums, lineField, type LineField } from './lines';
 
@@ -54,11 +54,11 @@ export type DetectionStages = {
 
 /** The residual, its line field and the evidence of every candidate pixel. */
 export async function detectionEvidence(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<{ evidence: Evidence; field: LineField }> {
-  const residual = await residualOf(L, w, h, median5);
+  const [residual, wide] = await Promise.all([residualOf(L, w, h, median5), residualOf(L, w, h, undefined, 9)]);
   const half = halfSums(residual.r, w, h);
   const field = lineField(half.plane, half.width, half.height, FIELD_HALF);
   const activity = await groundActivity(residual.r, residual.sigma, w, h);
-  return { evidence: measureEvidence(L, w, h, residual, field, activity), field };
+  return { evidence: measureEvidence(L, w, h, residual, wide, field, activity), field };
 }
 
 /** Every stage of the detection, for training and diagnostics (detectDamage keeps only the mask). */
@@ -84,17 +84,16 @@ export async function detectDamage(L: Float32Array, w: number, h: number, median
   // Fine periodic textures are searched with the texture taken out (periodic.ts); elsewhere the plane is L.
   const flat = withoutPeriodicTexture(L, w, h);
   const plane = flat ?? L;
-  const [stages, wide] = await Promise.all([detectionStages(plane, w, h, flat ? undefined : median5), residualOf(plane, w, h, undefined, 9)]);
-  return decide(stages, wide, w, h);
+  return decide(await detectionStages(plane, w, h, flat ? undefined : median5), w, h);
 }
 
 /**
- * The damage mask from the detection's stages: the kept objects, their paths and flanks (`wide`: the 9×9
+ * The damage mask from the detection's stages: the kept objects, their paths and flanks (read on the 9×9
  * residual). Components are judged alone and as parts of the straight lines they lie on: a pixel is kept when
  * either is, so joining pieces finds a broken scratch without losing what its pieces alone were found as.
  * Borderline components (DETECT.soft) are in the mask with a fill weight below 1.
  */
-export function decide({ evidence, objects, objectP, lines, lineP }: DetectionStages, wide: Residual, w: number, h: number): DamageDetection {
+export function decide({ evidence, objects, objectP, lines, lineP }: DetectionStages, w: number, h: number): DamageDetection {
   const core = new Uint8Array(w * h);
   const soft = new Float32Array(w * h);
   keepObjects(core, soft, evidence, objects, objectP, w, h);
@@ -102,7 +101,7 @@ export function decide({ evidence, objects, objectP, lines, lineP }: DetectionSt
   for (let i = 0; i < core.length; i++) {
     if (core[i]) soft[i] = 1;
   }
-  const weight = weightedFlanks(soft, wide.r, wide.sigma, w, h);
+  const weight = weightedFlanks(soft, evidence.wide.r, evidence.wide.sigma, w, h);
   const mask = new Uint8Array(w * h);
   for (let i = 0; i < mask.length; i++) {
     if (weight[i]! > 0) mask[i] = 1;

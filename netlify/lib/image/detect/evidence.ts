@@ -7,7 +7,9 @@ import { medianPlane, type Residual } from './residual';
 // (every 5°, any orientation: film scratches are near vertical, print scratches and fibres run anywhere) and
 // measured: how far the residual keeps its sign along it (9, 21 and 41 px), how quiet the ground is on the
 // parallel lines 2 and 4 px away, and the picture's profile across it — a scratch is a narrow symmetric ridge,
-// the edge of a wire or a letter is lopsided. A speck is a residual nothing around it matches.
+// the edge of a wire or a letter is lopsided. A speck is a residual nothing around it matches. A speck 4–6 px
+// across is half of its own 5×5 median and barely stands out there; the residual against the 9×9 median
+// (`wide`) shows it whole.
 
 /** Directions of the line search, every 5° over half a turn (0° is horizontal, 90° vertical). */
 export const DIRECTION_COUNT = 36;
@@ -38,11 +40,14 @@ export const CANDIDATE = {
   line: 3,
   faint: 1,
   field: 5,
+  /** A pixel from `faint` spreads is a candidate too when the 9×9 residual, of the same sign, stands `wide` of its
+   * own spreads out: the inside of a speck too wide for the 5×5 median. */
+  wide: 4,
 };
 
 export const FEATURE_NAMES = [
   'residual', 'line9', 'line21', 'line41', 'directional', 'side2', 'side4', 'activity', 'speck', 'ground', 'vertical',
-  'asymmetry', 'edge', 'width', 'light', 'level', 'field', 'fieldDirectional',
+  'asymmetry', 'edge', 'width', 'light', 'level', 'field', 'fieldDirectional', 'wide',
 ] as const;
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
@@ -53,8 +58,9 @@ export type Evidence = {
   values: Float32Array;
   /** Index of each candidate's line direction (0 … DIRECTION_COUNT − 1). */
   direction: Uint8Array;
-  /** The residual it was measured on. */
+  /** The residual it was measured on, and the residual against the 9×9 median. */
   residual: Residual;
+  wide: Residual;
   /** Spread of the grain's 21-px line means (the unit of line evidence). */
   lineSigma: number;
 };
@@ -163,17 +169,26 @@ function fieldIndex(field: LineField, i: number, w: number): number {
   return x < field.width && y < field.height ? y * field.width + x : -1;
 }
 
-/** The evidence of every candidate pixel of plane L (w × h) with its residual, line field and ground activity (groundActivity). */
-export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, field: LineField, activity: Float32Array): Evidence {
+/**
+ * The evidence of every candidate pixel of plane L (w × h) with its residuals (5×5 and `wide`, 9×9), line field
+ * and ground activity (groundActivity).
+ */
+export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity: Float32Array): Evidence {
   const { r, sigma, median } = residual;
   const n = w * h;
   const cand: number[] = [];
+  // Pixels that are candidates through the 9×9 residual alone: measured even when no line runs through them.
+  const byWide = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const v = r[i]!;
     if (Math.abs(v) > CANDIDATE.spreads * sigma) cand.push(i);
     else if (Math.abs(v) > CANDIDATE.faint * sigma) {
       const f = fieldIndex(field, i, w);
       if (f >= 0 && v * field.best[f]! > 0 && Math.abs(field.best[f]!) > CANDIDATE.field * field.spread) cand.push(i);
+      else if (v * wide.r[i]! > 0 && Math.abs(wide.r[i]!) > CANDIDATE.wide * wide.sigma) {
+        cand.push(i);
+        byWide[i] = 1;
+      }
     }
   }
   const abs = new Float32Array(n);
@@ -210,7 +225,7 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
         coarseSum += coarse[k]!;
         if (coarse[k]! > coarse[coarseBest]!) coarseBest = k;
       }
-      if (abs[i]! < CANDIDATE.strong * sigma && coarse[coarseBest]! < CANDIDATE.line * lineSigma) continue;
+      if (abs[i]! < CANDIDATE.strong * sigma && coarse[coarseBest]! < CANDIDATE.line * lineSigma && !byWide[i]) continue;
       best = 2 * coarseBest;
       directional = (coarse[coarseBest]! - coarseSum / coarse.length) / lineSigma;
     }
@@ -271,9 +286,10 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     values[o + 15] = median[i]! / 100;
     values[o + 16] = f >= 0 ? (sign * field.best[f]!) / field.spread : 0;
     values[o + 17] = f >= 0 ? (Math.abs(field.best[f]!) - field.mean[f]!) / field.spread : 0;
+    values[o + 18] = (sign * wide.r[i]!) / wide.sigma;
     direction[c] = best;
     kept[c] = i;
     c++;
   }
-  return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, lineSigma };
+  return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, wide, lineSigma };
 }

@@ -12,7 +12,7 @@ import { joinCollinear } from './chains';
 
 export const OBJECT_FEATURE_NAMES = [
   'size', 'length', 'width', 'meanP', 'maxP', 'residual', 'line41', 'activity', 'ground', 'upright', 'crowding', 'side2',
-  'speck', 'straightness', 'asymmetry', 'edge', 'beyond', 'sidesDiffer', 'light', 'parallels', 'span',
+  'speck', 'straightness', 'asymmetry', 'edge', 'beyond', 'sidesDiffer', 'light', 'parallels', 'span', 'wide',
 ] as const;
 export const OBJECT_FEATURE_COUNT = OBJECT_FEATURE_NAMES.length;
 
@@ -36,7 +36,7 @@ export type DamageObjects = {
 };
 
 const feature = (name: (typeof FEATURE_NAMES)[number]) => FEATURE_NAMES.indexOf(name);
-const SUMMED = ['residual', 'line41', 'activity', 'ground', 'side2', 'speck', 'asymmetry', 'edge', 'light'].map((n) => feature(n as (typeof FEATURE_NAMES)[number]));
+const SUMMED = ['residual', 'line41', 'activity', 'ground', 'side2', 'speck', 'asymmetry', 'edge', 'light', 'wide'].map((n) => feature(n as (typeof FEATURE_NAMES)[number]));
 
 /** 8-connected components of the candidates whose probability passes OBJECT_FLOOR, and each pixel's candidate index. */
 function components(ev: Evidence, p: Float32Array, w: number, h: number): { pixels: Int32Array[]; index: Int32Array } {
@@ -251,6 +251,7 @@ export function damageObjects(L: Float32Array, ev: Evidence, p: Float32Array, w:
     values[o + 17] = sidesDiffer(members, s, L, ev, w, h);
     values[o + 18] = mean('light');
     values[o + 20] = s.length / (Math.abs(s.ax) * w + Math.abs(s.ay) * h);
+    values[o + 21] = mean('wide');
     centres[2 * k] = s.cx;
     centres[2 * k + 1] = s.cy;
   });
