@@ -77,12 +77,12 @@ export type RestoreOpts = {
   onDamageMask?: (mask: Uint8Array, width: number, height: number) => void;
 };
 
-/** A lap timer adding milliseconds per stage to `timings`. */
+/** A lap timer adding milliseconds per stage to `timings`; without a stage, it restarts only (the time since was recorded elsewhere). */
 function stopwatch(timings: Record<string, number>) {
   let t = performance.now();
-  return (k: string) => {
+  return (k?: string) => {
     const now = performance.now();
-    timings[k] = (timings[k] ?? 0) + now - t;
+    if (k) timings[k] = (timings[k] ?? 0) + now - t;
     t = now;
   };
 }
@@ -198,6 +198,7 @@ export async function automaticPass(bytes: Buffer, opts: RestoreOpts, timings: R
   lap('analyse');
 
   const { L, report } = await restoreLuminance({ L: L0, width: W, height: H, options: pipe.restore, timings, knownDamage: opts.knownDamage });
+  lap(); // restoreLuminance timed its own stages (detect, defects, denoise …)
   opts.onDamageMask?.(report.mask, report.maskWidth, report.maskHeight);
   const Llow = downsample(L, W, H, cs.width, cs.height);
   lap('downsample');
