@@ -4,6 +4,7 @@ import { exemplarColorizer } from './exemplar';
 import { healMarks, type HealMark } from './fill/heal';
 import { pixelNoise } from './detect/residual';
 import { propagateHints, type ColorHint } from './hints';
+import { inBackground } from './background';
 import { inspectImage, openImage } from './inspect';
 import { labToRgbBuffer, rgbBufferToL, rgbBufferToLab } from './lab';
 import { PIPELINES } from './pipelines';
@@ -183,18 +184,19 @@ export async function automaticPass(bytes: Buffer, opts: RestoreOpts, timings: R
   const W = info.width;
   const H = info.height;
   const raw = { raw: { width: W, height: H, channels: info.channels } };
-  // The display copy of the original comes from this one decode (a 12 MP TIFF is not decoded twice).
+  // The display copy of the original comes from this one decode (a 12 MP TIFF is not decoded twice). It and the
+  // small copy are made in libvips threads while L* is computed here.
   const originalView = opts.originalViewSide
-    ? await sharp(data, raw).resize(opts.originalViewSide, opts.originalViewSide, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 88 }).toBuffer()
+    ? inBackground(sharp(data, raw).resize(opts.originalViewSide, opts.originalViewSide, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 88 }).toBuffer())
     : undefined;
   lap('decode');
 
   // Chroma and tone from a small copy: tone needs only statistics, chroma is rebuilt guided by L*.
   const cs = colourSize(opts.model, W, H);
-  const small = await sharp(data, raw).resize(cs.width, cs.height, { kernel: 'linear' }).raw().toBuffer();
-  const smallLab = rgbBufferToLab(small, cs.width, cs.height, info.channels);
-  const tone = detectTone(smallLab.a, smallLab.b);
+  const smallCopy = inBackground(sharp(data, raw).resize(cs.width, cs.height, { kernel: 'linear' }).raw().toBuffer());
   const L0 = rgbBufferToL(data, W * H, info.channels);
+  const smallLab = rgbBufferToLab(await smallCopy, cs.width, cs.height, info.channels);
+  const tone = detectTone(smallLab.a, smallLab.b);
   lap('analyse');
 
   const { L, report } = await restoreLuminance({ L: L0, width: W, height: H, options: pipe.restore, timings, knownDamage: opts.knownDamage });
@@ -215,7 +217,7 @@ export async function automaticPass(bytes: Buffer, opts: RestoreOpts, timings: R
     if (opts.reference) colourSource = { kind: 'reference', key: opts.referenceKey ?? 'reference' };
   }
   lap('colorize');
-  return { pass: { model: opts.model, width: W, height: H, tone, L, chroma, colourSource, method }, originalView };
+  return { pass: { model: opts.model, width: W, height: H, tone, L, chroma, colourSource, method }, originalView: await originalView };
 }
 
 /**

@@ -5,6 +5,7 @@ import { followPath, followTwin, PATH, weightedFlanks } from './paths';
 import { residualOf } from './residual';
 import { withoutPeriodicTexture } from './periodic';
 import { halfSums, lineField, type LineField } from './lines';
+import { inBackground } from '../background';
 
 /** Half-length of the line field, in half-size pixels (a line about 41 px long at full size). */
 const FIELD_HALF = 10;
@@ -54,10 +55,13 @@ export type DetectionStages = {
 
 /** The residual, its line field and the evidence of every candidate pixel. */
 export async function detectionEvidence(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<{ evidence: Evidence; field: LineField }> {
-  const [residual, wide] = await Promise.all([residualOf(L, w, h, median5), residualOf(L, w, h, undefined, 9)]);
+  // The 9×9 median and the ground activity's 11×11 one run in libvips threads while the line field is computed.
+  const wideMedian = inBackground(residualOf(L, w, h, undefined, 9));
+  const residual = await residualOf(L, w, h, median5);
+  const activityMedian = inBackground(groundActivity(residual.r, residual.sigma, w, h));
   const half = halfSums(residual.r, w, h);
   const field = lineField(half.plane, half.width, half.height, FIELD_HALF);
-  const activity = await groundActivity(residual.r, residual.sigma, w, h);
+  const [wide, activity] = await Promise.all([wideMedian, activityMedian]);
   return { evidence: measureEvidence(L, w, h, residual, wide, field, activity), field };
 }
 

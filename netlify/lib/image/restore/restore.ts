@@ -1,3 +1,4 @@
+import { inBackground } from '../background';
 import { findDamage, isOversampled, knownDamageMask } from '../detect/find';
 import { medianPlane, pixelNoise, robustSpread } from '../detect/residual';
 import { fillDamage } from '../fill/fill';
@@ -84,14 +85,16 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
 
   // 2. Grain: the spread of the residual against the 5×5 median (what the denoise flattens) and the pixel noise
   //    (what the fill puts back).
-  const median = await medianPlane(working, w, h, 5);
-  const resid = new Float32Array(w * h);
-  for (let i = 0; i < resid.length; i++) resid[i] = working[i]! - median[i]!;
-  const sigma = robustSpread(resid);
+  //    The median runs in libvips threads while the pixel noise and the sampling are measured.
+  const medianPending = inBackground(medianPlane(working, w, h, 5));
   const grain = pixelNoise(working, w, h);
   // A scan finer than its print (every stroke and grain two or more pixels wide) is searched at half size and
   // denoised over twice the reach.
   const oversampled = isOversampled(working, w, h);
+  const median = await medianPending;
+  const resid = new Float32Array(w * h);
+  for (let i = 0; i < resid.length; i++) resid[i] = working[i]! - median[i]!;
+  const sigma = robustSpread(resid);
 
   // 3. Damage: dust, scratches and fibres.
   const { mask: damage, weight } = knownDamage ? { mask: await knownDamageMask(atWorkingSize(knownDamage, W, H, w, h), working, w, h) } : await findDamage(working, median, w, h, grain, oversampled);
