@@ -72,20 +72,37 @@ export function resize(src: Float32Array, w: number, h: number, W: number, H: nu
   return W * H < w * h ? downsample(src, w, h, W, H) : upsample(src, w, h, W, H);
 }
 
+/** boxMean's row pass where the window is clipped (x in [from, to)): running sum `s` in, and out. */
+function edgeSums(src: Float32Array, tmp: Float32Array, base: number, from: number, to: number, r: number, w: number, s: number): number {
+  for (let x = from; x < to; x++) {
+    const lo = x - r, hi = x + r;
+    tmp[base + x] = s / (Math.min(hi, w - 1) - Math.max(lo, 0) + 1);
+    if (hi + 1 < w) s += src[base + hi + 1];
+    if (lo >= 0) s -= src[base + lo];
+  }
+  return s;
+}
+
 /** Mean over a (2r+1)² window, clipped at the borders (divides by the pixels actually inside). */
 export function boxMean(src: Float32Array, w: number, h: number, r: number): Float32Array {
   const tmp = new Float32Array(w * h);
   const out = new Float32Array(w * h);
+  // The same sums in the same order as one loop with bounds checks, but the interior, where the window is
+  // whole, runs without them (this runs a dozen times per photo).
+  const whole = 2 * r + 1;
+  const start = Math.min(r, w);
+  const end = Math.max(start, w - r - 1);
   for (let y = 0; y < h; y++) {
     const base = y * w;
     let s = 0;
     for (let x = 0; x <= Math.min(r, w - 1); x++) s += src[base + x];
-    for (let x = 0; x < w; x++) {
-      const lo = x - r, hi = x + r;
-      tmp[base + x] = s / (Math.min(hi, w - 1) - Math.max(lo, 0) + 1);
-      if (hi + 1 < w) s += src[base + hi + 1];
-      if (lo >= 0) s -= src[base + lo];
+    s = edgeSums(src, tmp, base, 0, start, r, w, s);
+    for (let x = start; x < end; x++) {
+      tmp[base + x] = s / whole;
+      s += src[base + x + r + 1];
+      s -= src[base + x - r];
     }
+    edgeSums(src, tmp, base, end, w, r, w, s);
   }
   const col = new Float64Array(w);
   for (let y = 0; y <= Math.min(r, h - 1); y++) for (let x = 0; x < w; x++) col[x] += tmp[y * w + x];
@@ -93,6 +110,16 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
     const lo = y - r, hi = y + r;
     const cnt = Math.min(hi, h - 1) - Math.max(lo, 0) + 1;
     const o = y * w;
+    if (hi + 1 < h && lo >= 0) {
+      // Both updates in one pass, in the same order per column as the two loops below.
+      const b = (hi + 1) * w;
+      const d = lo * w;
+      for (let x = 0; x < w; x++) {
+        out[o + x] = col[x] / cnt;
+        col[x] = col[x] + tmp[b + x] - tmp[d + x];
+      }
+      continue;
+    }
     for (let x = 0; x < w; x++) out[o + x] = col[x] / cnt;
     if (hi + 1 < h) {
       const b = (hi + 1) * w;

@@ -104,6 +104,10 @@ function geometry(w: number): Geometry {
   return { along, sides, profile };
 }
 
+/** Whether a step q from a pixel in column x stays on the plane (n pixels): one that wrapped around a row edge
+ * lands more than the line's reach away in x. */
+const onPlane = (q: number, n: number, w: number, x: number) => q >= 0 && q < n && Math.abs((q % w) - x) <= MARGIN;
+
 /** Mean of `p` over the first `count` offsets from `i`, bounds checked against (x, y) when `checked`. */
 function meanAt(p: Float32Array, i: number, offsets: Int32Array, count: number, w: number, h: number, checked: boolean): number {
   let s = 0;
@@ -115,13 +119,34 @@ function meanAt(p: Float32Array, i: number, offsets: Int32Array, count: number, 
   const x = i % w;
   for (let j = 0; j < count; j++) {
     const q = i + offsets[j]!;
-    if (q < 0 || q >= p.length) continue;
-    // A step that wrapped around a row edge lands more than the line's reach away in x.
-    if (Math.abs((q % w) - x) > MARGIN) continue;
+    if (!onPlane(q, p.length, w, x)) continue;
     s += p[q]!;
     c++;
   }
   return c ? s / c : 0;
+}
+
+/**
+ * meanAt for several counts at once (ascending), into `out`: one pass over the longest, each shorter mean taken
+ * on the way (the same sums in the same order, so the same values as separate calls).
+ */
+function prefixMeans(p: Float32Array, i: number, offsets: Int32Array, counts: readonly number[], w: number, checked: boolean, out: Float64Array): void {
+  let s = 0;
+  let c = 0;
+  let next = 0;
+  const x = i % w;
+  const last = counts[counts.length - 1]!;
+  for (let j = 0; j < last; j++) {
+    const q = i + offsets[j]!;
+    if (!checked || onPlane(q, p.length, w, x)) {
+      s += p[q]!;
+      c++;
+    }
+    if (j + 1 === counts[next]) {
+      out[next] = checked ? (c ? s / c : 0) : s / counts[next]!;
+      next++;
+    }
+  }
 }
 
 /** Spread of the grain's 21-px line means, from horizontal lines through a sample of pixels. */
@@ -202,6 +227,8 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
   const coarse = new Float32Array(DIRECTION_COUNT / 2);
   const counts = HALVES.map((half) => 2 * half + 1);
   const profile = new Float32Array(2 * PROFILE.across + 1);
+  const line = new Float64Array(3);
+  const means = new Float64Array(3);
   let c = 0;
   for (const i of cand) {
     const x = i % w;
@@ -229,12 +256,13 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
       best = 2 * coarseBest;
       directional = (coarse[coarseBest]! - coarseSum / coarse.length) / lineSigma;
     }
-    let line = [-Infinity, -Infinity, -Infinity];
-    for (const k of [best - 1, best, best + 1]) {
+    line.fill(-Infinity);
+    const around = best;
+    for (let k = around - 1; k <= around + 1; k++) {
       const kk = (k + DIRECTION_COUNT) % DIRECTION_COUNT;
-      const means = counts.map((count) => sign * meanAt(r, i, geo.along[kk]!, count, w, h, checked));
-      if (means[1]! > line[1]!) {
-        line = means;
+      prefixMeans(r, i, geo.along[kk]!, counts, w, checked, means);
+      if (sign * means[1]! > line[1]!) {
+        for (let q = 0; q < 3; q++) line[q] = sign * means[q]!;
         best = kk;
       }
     }
