@@ -31,7 +31,7 @@ export const DETECT = {
   /** Borderline objects, from `soft` × their threshold up to it, are filled partly: the fill blended over the
    * original with a weight rising linearly from 0 to 1 across that band. Faint damage is mostly removed, while a
    * real structure taken wrongly keeps most of its contrast (a lower threshold, filling fully, cost SSIM). */
-  soft: 0.8,
+  soft: 0.6,
 };
 
 export type DamageDetection = {
