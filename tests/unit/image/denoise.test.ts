@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { denoise } from '../../../netlify/lib/image/restore/detail';
-import { mulberry32 } from '../../../src/lib/random';
+import { gaussian } from '../../../netlify/lib/image/fill/grain';
 
 // The denoise keeps the pipeline's share of the grain where the window shows structure, and less of it on
 // flat ground, where every variation is grain the photo never had.
 describe('denoise: grain kept over structure, not on flat ground', () => {
   const w = 160, h = 80, sigma = 2;
   // Left half flat L* 50, right half a fine texture (period 4 px, ±8 L*), both with Gaussian grain.
-  const next = mulberry32(7);
-  const gauss = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+  const gauss = gaussian(7);
   const L = new Float32Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) L[y * w + x] = 50 + (x >= w / 2 ? 8 * Math.sin((Math.PI * x) / 2 + y) : 0) + sigma * gauss();
   const run = (amount: number) => {

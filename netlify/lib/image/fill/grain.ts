@@ -1,7 +1,7 @@
 import { mulberry32 } from '../../../../src/lib/random';
 
 /** Deterministic standard normal samples (Box–Muller): the same photo renders the same way. */
-function gaussian(seed: number): () => number {
+export function gaussian(seed: number): () => number {
   const uniform = mulberry32(seed);
   return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
 }
