@@ -1,6 +1,6 @@
 import { groundActivity, measureEvidence, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
-import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, type DamageObjects } from './objects';
+import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, OBJECT_FLOOR, type DamageObjects } from './objects';
 import { followPath, followTwin, PATH, weightedFlanks } from './paths';
 import { residualOf } from './residual';
 import { withoutPeriodicTexture } from './periodic';
@@ -41,6 +41,9 @@ export type DamageDetection = {
   core: Uint8Array;
   /** How much of the fill replaces each pixel of `mask` (1: all; below 1 for borderline objects and their flanks). */
   weight: Float32Array;
+  /** Pixels the pixel network finds likely damage (p above OBJECT_FLOOR), kept or not: the sharpening leaves them
+   * alone, so damage judged too doubtful to fill is at least not made to stand out more. */
+  suspect: Uint8Array;
 };
 
 export type DetectionStages = {
@@ -97,7 +100,7 @@ export async function detectDamage(L: Float32Array, w: number, h: number, median
  * either is, so joining pieces finds a broken scratch without losing what its pieces alone were found as.
  * Borderline components (DETECT.soft) are in the mask with a fill weight below 1.
  */
-export function decide({ evidence, objects, objectP, lines, lineP }: DetectionStages, w: number, h: number): DamageDetection {
+export function decide({ evidence, pixelP, objects, objectP, lines, lineP }: DetectionStages, w: number, h: number): DamageDetection {
   const core = new Uint8Array(w * h);
   const soft = new Float32Array(w * h);
   keepObjects(core, soft, evidence, objects, objectP, w, h);
@@ -110,7 +113,11 @@ export function decide({ evidence, objects, objectP, lines, lineP }: DetectionSt
   for (let i = 0; i < mask.length; i++) {
     if (weight[i]! > 0) mask[i] = 1;
   }
-  return { mask, core, weight };
+  const suspect = new Uint8Array(w * h);
+  evidence.candidates.forEach((i, c) => {
+    if (pixelP[c]! > OBJECT_FLOOR) suspect[i] = 1;
+  });
+  return { mask, core, weight, suspect };
 }
 
 /** The fill weight of a borderline object of probability q against its threshold t: 0 at DETECT.soft × t, 1 at t. */

@@ -53,12 +53,17 @@ export function denoise(out: Float32Array, W: number, H: number, Lc: Float32Arra
   }
 }
 
+/** Pixels of a plane of another size (the working plane) to leave alone. */
+export type LeaveMask = { mask: Uint8Array; width: number; height: number };
+
 /**
  * Gentle sharpening: a binomial 3×3 unsharp mask of gain `amount`, soft-thresholded at the grain level
- * (`sigma` × the tone curve's `gain`) so the remaining grain is not amplified.
+ * (`sigma` × the tone curve's `gain`) so the remaining grain is not amplified. Pixels under `leave` (given at
+ * the working size, read at the nearest working pixel) keep their value.
  */
-export function sharpen(out: Float32Array, W: number, H: number, sigma: number, gain: number, amount: number): void {
+export function sharpen(out: Float32Array, W: number, H: number, sigma: number, gain: number, amount: number, leave?: LeaveMask): void {
   if (amount <= 0) return;
+  const col = leave && Int32Array.from({ length: W }, (_, x) => Math.min(leave.width - 1, Math.floor((x * leave.width) / W)));
   const tmp = new Float32Array(out.length);
   for (let y = 0; y < H; y++) {
     const r = y * W;
@@ -71,7 +76,9 @@ export function sharpen(out: Float32Array, W: number, H: number, sigma: number, 
     const up = Math.max(0, y - 1) * W;
     const r = y * W;
     const dn = Math.min(H - 1, y + 1) * W;
+    const lr = leave ? Math.min(leave.height - 1, Math.floor((y * leave.height) / H)) * leave.width : 0;
     for (let x = 0; x < W; x++) {
+      if (leave && leave.mask[lr + col![x]!]) continue;
       const blur = (tmp[up + x]! + 2 * tmp[r + x]! + tmp[dn + x]!) / 4;
       const d = out[r + x]! - blur;
       const ad = Math.abs(d);
