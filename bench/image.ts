@@ -17,7 +17,7 @@ import type { Colorizer } from '../netlify/lib/image/colorizer';
 import type { ImageModel } from '../src/lib/tool/image-schema';
 import type { Scores } from './metrics';
 import { rgbAt, scoreCase, summarise, type PhotoCase, type PhotoScore } from './restoration';
-import { PHOTO_ROOT, validationCases } from './validation';
+import { PHOTO_ROOT, validationCases, validationUnavailable } from './validation';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/photos');
@@ -196,7 +196,7 @@ async function quality(cases: PhotoCase[], colorizer: Colorizer, model: ImageMod
 /** The generated validation set, restored as the fixtures are (colour plays no part in its figures). */
 async function validation(limit?: number) {
   const cases = await validationCases(limit);
-  if (!cases) return { skipped: `training photos not found at ${PHOTO_ROOT} (see scripts/train-damage-detector.ts): the generated validation set is not measured` };
+  if (!cases) return { skipped: `${validationUnavailable()}: the generated validation set is not measured` };
   const { table, targets, images, ...figures } = await quality(cases, exemplarColorizer(), 'sd-xl');
   return { photos: PHOTO_ROOT, ...figures, targets: { meanRemovalAtLeast93: targets.meanRemovalAtLeast93, everyPhotoAtLeast85: targets.everyPhotoAtLeast85, ssimBetterOnEvery: targets.ssimBetterOnEvery, detectorPrecisionAtLeast40AtRecall85: targets.detectorPrecisionAtLeast40AtRecall85 }, table, images };
 }

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oldPhoto } from '../scripts/lib/old-photo';
-import { DEFAULT_PHOTO_ROOT, PAINT_SIZES, isHeldOut, trainingPhotos } from '../scripts/lib/training-photos';
+import { DEFAULT_PHOTO_ROOT, PAINT_SIZES, fixturesManifest, isHeldOut, trainingPhotos } from '../scripts/lib/training-photos';
 import type { PhotoCase } from './restoration';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,10 +15,20 @@ export const PHOTO_ROOT = process.env.DAMAGE_PHOTOS || DEFAULT_PHOTO_ROOT;
 /** Seeds far from the training's (1000·k + 1…), so a held-out photo is painted unlike anything trained on. */
 const SEED_BASE = 7_000_000;
 
-/** The held-out photos, each painted once; null when the photos are not unpacked. */
+const FIXTURES = path.resolve(ROOT, '../shared/fixtures/photos');
+
+/** Why the validation set cannot be measured here, or null when it can. */
+export function validationUnavailable(): string | null {
+  if (!existsSync(PHOTO_ROOT)) return `training photos not found at ${PHOTO_ROOT} (see scripts/train-damage-detector.ts)`;
+  // The fixtures decide which photos are held out (training-photos.ts): without them it would be another set.
+  if (!existsSync(fixturesManifest(FIXTURES))) return `fixtures not found at ${FIXTURES}: the held-out photos cannot be told without them`;
+  return null;
+}
+
+/** The held-out photos, each painted once; null when they cannot be told here (validationUnavailable). */
 export async function validationCases(limit = Infinity): Promise<PhotoCase[] | null> {
-  if (!existsSync(PHOTO_ROOT)) return null;
-  const photos = await trainingPhotos(PHOTO_ROOT, path.resolve(ROOT, '../shared/fixtures/photos'));
+  if (validationUnavailable()) return null;
+  const photos = await trainingPhotos(PHOTO_ROOT, FIXTURES);
   const cases: PhotoCase[] = [];
   for (const [k, photo] of photos.entries()) {
     if (!isHeldOut(k) || cases.length >= limit) continue;

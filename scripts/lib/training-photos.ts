@@ -55,15 +55,23 @@ async function looksLikePhoto(file: string): Promise<boolean> {
   return levels > 120 && flat / total < 0.25;
 }
 
-export async function trainingPhotos(root: string, fixturesDir?: string): Promise<TrainingPhoto[]> {
+/** The fixtures' manifest, without which the fixtures cannot be refused (see trainingPhotos). */
+export const fixturesManifest = (fixturesDir: string) => path.join(fixturesDir, 'manifest.json');
+
+/**
+ * The training photos under `root`, the fixtures in `fixturesDir` refused. Throws when the fixtures are not there:
+ * the list would then take them in (they come from the same packages), and every photo's place in it, so which
+ * ones are held out, would change — a validation set measured so is another set, and training on it could learn
+ * the benchmark.
+ */
+export async function trainingPhotos(root: string, fixturesDir: string): Promise<TrainingPhoto[]> {
   const refusedPaths = new Set<string>();
   const fixtureThumbs: Float64Array[] = [];
-  if (fixturesDir && existsSync(path.join(fixturesDir, 'manifest.json'))) {
-    const m = JSON.parse(readFileSync(path.join(fixturesDir, 'manifest.json'), 'utf8')) as { photos: { name: string; source: { path: string } }[] };
-    for (const p of m.photos) {
-      refusedPaths.add(p.source.path);
-      fixtureThumbs.push(await thumb(path.join(fixturesDir, 'truth', `${p.name}.png`)));
-    }
+  if (!existsSync(fixturesManifest(fixturesDir))) throw new Error(`The benchmark's fixtures are not at ${fixturesDir}: without them they cannot be kept out of the training photos`);
+  const m = JSON.parse(readFileSync(fixturesManifest(fixturesDir), 'utf8')) as { photos: { name: string; source: { path: string } }[] };
+  for (const p of m.photos) {
+    refusedPaths.add(p.source.path);
+    fixtureThumbs.push(await thumb(path.join(fixturesDir, 'truth', `${p.name}.png`)));
   }
   const kept: (TrainingPhoto & { t: Float64Array })[] = [];
   // Largest first, so of several sizes of one picture the biggest is kept.
