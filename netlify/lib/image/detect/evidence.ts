@@ -195,29 +195,63 @@ function fieldIndex(field: LineField, i: number, w: number): number {
 }
 
 /**
+ * The candidates of plane r (see CANDIDATE), as plane indices in order; one that is a candidate through its 9×9
+ * residual alone (measured even when no line runs through it) as −1 − its index.
+ */
+function candidatesOf(r: Float32Array, sigma: number, w: number, h: number, wide: Residual, field: LineField): Int32Array {
+  const spreads = CANDIDATE.spreads * sigma;
+  const faint = CANDIDATE.faint * sigma;
+  const fieldLine = CANDIDATE.field * field.spread;
+  const wideLine = CANDIDATE.wide * wide.sigma;
+  const { best } = field;
+  let out = new Int32Array(Math.max(16, (w * h) >> 4));
+  let count = 0;
+  for (let y = 0; y < h; y++) {
+    // The field's row, or −1 below it.
+    const fy = y >> 1 < field.height ? (y >> 1) * field.width : -1;
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const v = r[i]!;
+      const a = Math.abs(v);
+      let c: number;
+      if (a > spreads) c = i;
+      else if (a > faint) {
+        const f = fy >= 0 && x >> 1 < field.width ? fy + (x >> 1) : -1;
+        if (f >= 0 && v * best[f]! > 0 && Math.abs(best[f]!) > fieldLine) c = i;
+        else if (v * wide.r[i]! > 0 && Math.abs(wide.r[i]!) > wideLine) c = -1 - i;
+        else continue;
+      } else continue;
+      if (count === out.length) {
+        const grown = new Int32Array(2 * out.length);
+        grown.set(out);
+        out = grown;
+      }
+      out[count++] = c;
+    }
+  }
+  return out.subarray(0, count);
+}
+
+/** Sum of p over offsets[from … to) around pixel i, in that order, added to s (no bound checks). */
+function sumAlong(p: Float32Array, i: number, offsets: Int32Array, from: number, to: number, s: number): number {
+  for (let j = from; j < to; j++) s += p[i + offsets[j]!]!;
+  return s;
+}
+
+/** Every direction's offsets of one kind in one array, `stride` apart (for the unchecked interior). */
+function flat(lists: Int32Array[], stride: number): Int32Array {
+  const out = new Int32Array(lists.length * stride);
+  lists.forEach((offsets, k) => out.set(offsets, k * stride));
+  return out;
+}
+
+/**
  * The evidence of every candidate pixel of plane L (w × h) with its residuals (5×5 and `wide`, 9×9), line field
  * and ground activity (groundActivity).
  */
 export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity: Float32Array): Evidence {
   const { r, sigma, median } = residual;
-  const n = w * h;
-  const cand: number[] = [];
-  // Pixels that are candidates through the 9×9 residual alone: measured even when no line runs through them.
-  const byWide = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = r[i]!;
-    if (Math.abs(v) > CANDIDATE.spreads * sigma) cand.push(i);
-    else if (Math.abs(v) > CANDIDATE.faint * sigma) {
-      const f = fieldIndex(field, i, w);
-      if (f >= 0 && v * field.best[f]! > 0 && Math.abs(field.best[f]!) > CANDIDATE.field * field.spread) cand.push(i);
-      else if (v * wide.r[i]! > 0 && Math.abs(wide.r[i]!) > CANDIDATE.wide * wide.sigma) {
-        cand.push(i);
-        byWide[i] = 1;
-      }
-    }
-  }
-  const abs = new Float32Array(n);
-  for (let i = 0; i < n; i++) abs[i] = Math.abs(r[i]!);
+  const cand = candidatesOf(r, sigma, w, h, wide, field);
   const ground = localSpread(median, w, h, 3);
   const lineSigma = lineSpread(r, w, h);
   const geo = geometry(w);
@@ -226,17 +260,34 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
   const kept = new Int32Array(cand.length);
   const coarse = new Float32Array(DIRECTION_COUNT / 2);
   const counts = HALVES.map((half) => 2 * half + 1);
+  const [n9, n21, n41] = counts as [number, number, number];
   const profile = new Float32Array(2 * PROFILE.across + 1);
   const line = new Float64Array(3);
   const means = new Float64Array(3);
+  // The interior's offsets, flat: per direction the line (41), the four side lines (21 each), the profile's rows (11 each).
+  const alongFlat = flat(geo.along, n41);
+  const sideCount = 2 * SIDES.length;
+  const sidesFlat = flat(geo.sides.flat(), n21);
+  const rows = 2 * PROFILE.across + 1;
+  const rowLength = 2 * PROFILE.along + 1;
+  const profileFlat = flat(geo.profile.flat(), rowLength);
+  // The coarse search's sums at 9 and 21 px per direction (the refinement continues the middle one's).
+  const coarse9 = new Float64Array(DIRECTION_COUNT / 2);
+  const coarse21 = new Float64Array(DIRECTION_COUNT / 2);
+  const vertical = Float64Array.from({ length: DIRECTION_COUNT }, (_, k) => Math.abs(directionVector(k)[1]));
+  const strong = CANDIDATE.strong * sigma;
+  const fieldLine = CANDIDATE.field * field.spread;
   let c = 0;
-  for (const i of cand) {
+  for (let q = 0; q < cand.length; q++) {
+    const byWide = cand[q]! < 0;
+    const i = byWide ? -1 - cand[q]! : cand[q]!;
     const x = i % w;
     const y = (i - x) / w;
     const checked = x < MARGIN || y < MARGIN || x >= w - MARGIN || y >= h - MARGIN;
     const sign = r[i]! >= 0 ? 1 : -1;
+    const abs = Math.abs(r[i]!);
     const f = fieldIndex(field, i, w);
-    const along = f >= 0 && sign * field.best[f]! > CANDIDATE.field * field.spread;
+    const along = f >= 0 && sign * field.best[f]! > fieldLine;
     let best: number;
     let directional: number;
     if (along) {
@@ -248,11 +299,19 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
       let coarseBest = 0;
       let coarseSum = 0;
       for (let k = 0; k < coarse.length; k++) {
-        coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, counts[1], w, h, checked);
+        if (checked) coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, n21, w, h, true);
+        else {
+          const o = 2 * k * n41;
+          const s9 = sumAlong(r, i, alongFlat, o, o + n9, 0);
+          const s21 = sumAlong(r, i, alongFlat, o + n9, o + n21, s9);
+          coarse9[k] = s9;
+          coarse21[k] = s21;
+          coarse[k] = sign * (s21 / n21);
+        }
         coarseSum += coarse[k]!;
         if (coarse[k]! > coarse[coarseBest]!) coarseBest = k;
       }
-      if (abs[i]! < CANDIDATE.strong * sigma && coarse[coarseBest]! < CANDIDATE.line * lineSigma && !byWide[i]) continue;
+      if (abs < strong && coarse[coarseBest]! < CANDIDATE.line * lineSigma && !byWide) continue;
       best = 2 * coarseBest;
       directional = (coarse[coarseBest]! - coarseSum / coarse.length) / lineSigma;
     }
@@ -260,43 +319,51 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     const around = best;
     for (let k = around - 1; k <= around + 1; k++) {
       const kk = (k + DIRECTION_COUNT) % DIRECTION_COUNT;
-      prefixMeans(r, i, geo.along[kk]!, counts, w, checked, means);
+      if (checked) prefixMeans(r, i, geo.along[kk]!, counts, w, true, means);
+      else {
+        const o = kk * n41;
+        // The middle direction of a coarse search was summed to 21 px there.
+        const reuse = !along && k === around;
+        const s9 = reuse ? coarse9[around >> 1]! : sumAlong(r, i, alongFlat, o, o + n9, 0);
+        const s21 = reuse ? coarse21[around >> 1]! : sumAlong(r, i, alongFlat, o + n9, o + n21, s9);
+        const s41 = sumAlong(r, i, alongFlat, o + n21, o + n41, s21);
+        means[0] = s9 / n9;
+        means[1] = s21 / n21;
+        means[2] = s41 / n41;
+      }
       if (sign * means[1]! > line[1]!) {
-        for (let q = 0; q < 3; q++) line[q] = sign * means[q]!;
+        for (let m = 0; m < 3; m++) line[m] = sign * means[m]!;
         best = kk;
       }
     }
     let side2 = 0;
     let side4 = 0;
-    geo.sides[best]!.forEach((offsets, j) => {
-      const v = Math.abs(meanAt(r, i, offsets, counts[1], w, h, checked));
+    for (let j = 0; j < sideCount; j++) {
+      let v: number;
+      if (checked) v = Math.abs(meanAt(r, i, geo.sides[best]![j]!, n21, w, h, true));
+      else {
+        const o = (best * sideCount + j) * n21;
+        v = Math.abs(sumAlong(r, i, sidesFlat, o, o + n21, 0) / n21);
+      }
       if (j < 2) side2 = Math.max(side2, v);
       else side4 = Math.max(side4, v);
-    });
-    geo.profile[best]!.forEach((offsets, j) => {
-      profile[j] = meanAt(L, i, offsets, offsets.length, w, h, checked);
-    });
+    }
+    for (let j = 0; j < rows; j++) {
+      if (checked) profile[j] = meanAt(L, i, geo.profile[best]![j]!, rowLength, w, h, true);
+      else {
+        const o = (best * rows + j) * rowLength;
+        profile[j] = sumAlong(L, i, profileFlat, o, o + rowLength, 0) / rowLength;
+      }
+    }
     const last = profile.length - 1;
     const mid = PROFILE.across;
     const base = (profile[0]! + profile[last]!) / 2;
     const peak = sign * (profile[mid]! - base);
     let width = 0;
     for (let j = 0; j <= last; j++) if (sign * (profile[j]! - base) > 0.5 * peak) width++;
-    let ring = 0;
-    for (let oy = -RING.outer; oy <= RING.outer; oy++) {
-      const yy = y + oy;
-      if (yy < 0 || yy >= h) continue;
-      for (let ox = -RING.outer; ox <= RING.outer; ox++) {
-        if (Math.max(Math.abs(ox), Math.abs(oy)) <= RING.inner) continue;
-        const xx = x + ox;
-        if (xx < 0 || xx >= w) continue;
-        const v = sign * r[yy * w + xx]!;
-        if (v > ring) ring = v;
-      }
-    }
-    const [, uy] = directionVector(best);
+    const ring = checked ? ringPeak(r, x, y, w, h, sign) : ringPeakInside(r, i, w, sign);
     const o = c * FEATURE_COUNT;
-    values[o] = abs[i]! / sigma;
+    values[o] = abs / sigma;
     values[o + 1] = line[0]! / lineSigma;
     values[o + 2] = line[1]! / lineSigma;
     values[o + 3] = line[2]! / lineSigma;
@@ -304,9 +371,9 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     values[o + 5] = side2 / lineSigma;
     values[o + 6] = side4 / lineSigma;
     values[o + 7] = activity[i]!;
-    values[o + 8] = (abs[i]! - ring) / sigma;
+    values[o + 8] = (abs - ring) / sigma;
     values[o + 9] = ground[i]! / sigma;
-    values[o + 10] = Math.abs(uy);
+    values[o + 10] = vertical[best]!;
     values[o + 11] = Math.abs(profile[mid - 2]! - profile[mid + 2]!) / sigma;
     values[o + 12] = Math.abs(profile[0]! - profile[last]!) / sigma;
     values[o + 13] = width;
@@ -320,4 +387,39 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     c++;
   }
   return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, wide, lineSigma };
+}
+
+/** The speck test's ring: the largest residual of the pixel's sign (at least 0) between RING.inner and RING.outer
+ * px around (x, y), within the plane. */
+function ringPeak(r: Float32Array, x: number, y: number, w: number, h: number, sign: number): number {
+  let ring = 0;
+  for (let oy = -RING.outer; oy <= RING.outer; oy++) {
+    const yy = y + oy;
+    if (yy < 0 || yy >= h) continue;
+    for (let ox = -RING.outer; ox <= RING.outer; ox++) {
+      if (Math.max(Math.abs(ox), Math.abs(oy)) <= RING.inner) continue;
+      const xx = x + ox;
+      if (xx < 0 || xx >= w) continue;
+      const v = sign * r[yy * w + xx]!;
+      if (v > ring) ring = v;
+    }
+  }
+  return ring;
+}
+
+/** ringPeak for a pixel i at least RING.outer px from every border: the rows above and below the inner square
+ * whole, the rows beside it in two pieces. */
+function ringPeakInside(r: Float32Array, i: number, w: number, sign: number): number {
+  const { outer, inner } = RING;
+  let ring = 0;
+  for (let oy = -outer; oy <= outer; oy++) {
+    const row = i + oy * w;
+    const beside = Math.abs(oy) <= inner;
+    for (let ox = -outer; ox <= outer; ox++) {
+      if (beside && ox === -inner) ox = inner + 1;
+      const v = sign * r[row + ox]!;
+      if (v > ring) ring = v;
+    }
+  }
+  return ring;
 }
