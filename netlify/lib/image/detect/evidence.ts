@@ -1,6 +1,6 @@
 import { boxMean } from '../planes';
 import { LINE_DIRECTIONS, type LineField } from './lines';
-import { medianPlane, type Residual } from './residual';
+import { medianOfSteps, toStep, type Residual } from './residual';
 
 // Per-pixel evidence of damage, the pixel network's inputs. Only candidates are measured: pixels whose residual
 // (against the 5×5 median) stands out of the grain. For each, the line through it is found among 36 directions
@@ -181,10 +181,11 @@ function localSpread(src: Float32Array, w: number, h: number, r: number): Float3
  * (a mean let a strong scratch on a clean plane read as texture). Kept in 32 steps per spread.
  */
 export function groundActivity(r: Float32Array, sigma: number, w: number, h: number): Promise<Float32Array> {
-  // A plain loop: Float32Array.from with a map function costs ~0.1 s per megapixel.
-  const spreads = new Float32Array(r.length);
-  for (let i = 0; i < r.length; i++) spreads[i] = Math.abs(r[i]!) / sigma;
-  return medianPlane(spreads, w, h, ACTIVITY_SIDE, 32);
+  // Straight into steps, as medianPlane would make them of the spreads kept as floats.
+  const steps = 32;
+  const u8 = new Uint8Array(r.length);
+  for (let i = 0; i < r.length; i++) u8[i] = toStep(Math.fround(Math.abs(r[i]!) / sigma) * steps);
+  return medianOfSteps(u8, w, h, ACTIVITY_SIDE, steps);
 }
 
 /** The line field's block of full-resolution pixel i (the field is at half size), or −1 outside it. */

@@ -9,10 +9,21 @@ import sharp from 'sharp';
  */
 export async function medianPlane(src: Float32Array, w: number, h: number, size: number, steps = 2.55): Promise<Float32Array> {
   const u8 = new Uint8Array(w * h);
-  for (let i = 0; i < u8.length; i++) u8[i] = Math.max(0, Math.min(255, Math.round(src[i]! * steps)));
+  for (let i = 0; i < u8.length; i++) u8[i] = toStep(src[i]! * steps);
+  return medianOfSteps(u8, w, h, size, steps);
+}
+
+/** A value in steps as medianPlane keeps it: rounded, clamped to 0 … 255 (NaN: 0, as the 8-bit store makes it). */
+export const toStep = (v: number) => (v > 0 ? (v < 255 ? Math.round(v) : 255) : 0);
+
+/** medianPlane of a plane already in steps (`u8`, see toStep). */
+export async function medianOfSteps(u8: Uint8Array, w: number, h: number, size: number, steps: number): Promise<Float32Array> {
   const out = await sharp(u8, { raw: { width: w, height: h, channels: 1 } }).median(size).toColourspace('b-w').raw().toBuffer();
+  // Each of the 256 steps back in units, as a float: a table instead of a division per pixel.
+  const value = new Float32Array(256);
+  for (let k = 0; k < 256; k++) value[k] = k / steps;
   const med = new Float32Array(w * h);
-  for (let i = 0; i < med.length; i++) med[i] = out[i]! / steps;
+  for (let i = 0; i < med.length; i++) med[i] = value[out[i]!]!;
   return med;
 }
 
