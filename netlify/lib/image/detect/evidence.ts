@@ -71,56 +71,66 @@ export function directionVector(k: number): readonly [number, number] {
   return [Math.cos(a), Math.sin(a)];
 }
 
-/** Pixel offsets along direction k, step by step from the centre (0, +1, −1, +2, −2 …), `half` each way. */
-function alongOffsets(k: number, half: number, w: number, shift = 0): Int32Array {
+/**
+ * Steps along direction k, from the centre (0, +1, −1, +2, −2 …), `half` each way and `shift` px aside: as pixel
+ * offsets in a plane `w` wide, and the x part of each (to check the plane's side borders without a division).
+ */
+type Steps = { offsets: Int32Array; dx: Int32Array };
+function alongOffsets(k: number, half: number, w: number, shift = 0): Steps {
   const [ux, uy] = directionVector(k);
-  const out = new Int32Array(2 * half + 1);
+  const offsets = new Int32Array(2 * half + 1);
+  const dx = new Int32Array(2 * half + 1);
   let j = 0;
   for (let s = 0; s <= half; s++) {
     for (const t of s === 0 ? [0] : [s, -s]) {
       const x = Math.round(t * ux - shift * uy);
       const y = Math.round(t * uy + shift * ux);
-      out[j] = y * w + x;
+      offsets[j] = y * w + x;
+      dx[j] = x;
       j++;
     }
   }
-  return out;
+  return { offsets, dx };
 }
 
-type Geometry = { along: Int32Array[]; sides: Int32Array[][]; profile: Int32Array[][] };
+type Geometry = { along: Steps[]; sides: Steps[][]; profile: Steps[][] };
 
 /** Offsets of every line measured, per direction, for a plane `w` wide. */
 function geometry(w: number): Geometry {
-  const along: Int32Array[] = [];
-  const sides: Int32Array[][] = [];
-  const profile: Int32Array[][] = [];
+  const along: Steps[] = [];
+  const sides: Steps[][] = [];
+  const profile: Steps[][] = [];
   for (let k = 0; k < DIRECTION_COUNT; k++) {
     along.push(alongOffsets(k, HALVES[2], w));
     sides.push(SIDES.flatMap((d) => [alongOffsets(k, HALVES[1], w, d), alongOffsets(k, HALVES[1], w, -d)]));
-    const rows: Int32Array[] = [];
+    const rows: Steps[] = [];
     for (let o = -PROFILE.across; o <= PROFILE.across; o++) rows.push(alongOffsets(k, PROFILE.along, w, o));
     profile.push(rows);
   }
   return { along, sides, profile };
 }
 
-/** Whether a step q from a pixel in column x stays on the plane (n pixels): one that wrapped around a row edge
- * lands more than the line's reach away in x. */
-const onPlane = (q: number, n: number, w: number, x: number) => q >= 0 && q < n && Math.abs((q % w) - x) <= MARGIN;
+/**
+ * Whether step j of `steps` from pixel i (column x) stays on the plane (n pixels): one that wrapped around a row
+ * edge lands more than the line's reach away in x. The same as testing |q mod w − x| ≤ MARGIN for the pixel q
+ * reached, whose column is x + dx when that is inside the row (every dx is within MARGIN); the division is left
+ * for the steps past a side border.
+ */
+function onPlane(steps: Steps, j: number, i: number, n: number, w: number, x: number): boolean {
+  const q = i + steps.offsets[j]!;
+  if (q < 0 || q >= n) return false;
+  const xx = x + steps.dx[j]!;
+  return (xx >= 0 && xx < w) || Math.abs((q % w) - x) <= MARGIN;
+}
 
-/** Mean of `p` over the first `count` offsets from `i`, bounds checked against (x, y) when `checked`. */
-function meanAt(p: Float32Array, i: number, offsets: Int32Array, count: number, w: number, h: number, checked: boolean): number {
+/** Mean of `p` over the first `count` steps from pixel i, those off the plane left out. */
+function meanAt(p: Float32Array, i: number, steps: Steps, count: number, w: number): number {
   let s = 0;
   let c = 0;
-  if (!checked) {
-    for (let j = 0; j < count; j++) s += p[i + offsets[j]!]!;
-    return s / count;
-  }
   const x = i % w;
   for (let j = 0; j < count; j++) {
-    const q = i + offsets[j]!;
-    if (!onPlane(q, p.length, w, x)) continue;
-    s += p[q]!;
+    if (!onPlane(steps, j, i, p.length, w, x)) continue;
+    s += p[i + steps.offsets[j]!]!;
     c++;
   }
   return c ? s / c : 0;
@@ -130,20 +140,19 @@ function meanAt(p: Float32Array, i: number, offsets: Int32Array, count: number, 
  * meanAt for several counts at once (ascending), into `out`: one pass over the longest, each shorter mean taken
  * on the way (the same sums in the same order, so the same values as separate calls).
  */
-function prefixMeans(p: Float32Array, i: number, offsets: Int32Array, counts: readonly number[], w: number, checked: boolean, out: Float64Array): void {
+function prefixMeans(p: Float32Array, i: number, steps: Steps, counts: readonly number[], w: number, out: Float64Array): void {
   let s = 0;
   let c = 0;
   let next = 0;
   const x = i % w;
   const last = counts[counts.length - 1]!;
   for (let j = 0; j < last; j++) {
-    const q = i + offsets[j]!;
-    if (!checked || onPlane(q, p.length, w, x)) {
-      s += p[q]!;
+    if (onPlane(steps, j, i, p.length, w, x)) {
+      s += p[i + steps.offsets[j]!]!;
       c++;
     }
     if (j + 1 === counts[next]) {
-      out[next] = checked ? (c ? s / c : 0) : s / counts[next]!;
+      out[next] = c ? s / c : 0;
       next++;
     }
   }
@@ -233,16 +242,47 @@ function candidatesOf(r: Float32Array, sigma: number, w: number, h: number, wide
   return out.subarray(0, count);
 }
 
-/** Sum of p over offsets[from … to) around pixel i, in that order, added to s (no bound checks). */
-function sumAlong(p: Float32Array, i: number, offsets: Int32Array, from: number, to: number, s: number): number {
-  for (let j = from; j < to; j++) s += p[i + offsets[j]!]!;
-  return s;
+/**
+ * The sums of p along three lines around pixel i (their offsets at o0, o1 and o2 in `offsets`, steps from … to),
+ * added to acc[0 … 2], with no bound checks. Each line is summed in its own order; the three are interleaved so
+ * that no addition waits on the one before it.
+ */
+function sumsAlong3(p: Float32Array, i: number, offsets: Int32Array, o0: number, o1: number, o2: number, from: number, to: number, acc: Float64Array): void {
+  let a = acc[0]!;
+  let b = acc[1]!;
+  let c = acc[2]!;
+  for (let j = from; j < to; j++) {
+    a += p[i + offsets[o0 + j]!]!;
+    b += p[i + offsets[o1 + j]!]!;
+    c += p[i + offsets[o2 + j]!]!;
+  }
+  acc[0] = a;
+  acc[1] = b;
+  acc[2] = c;
+}
+
+/** sumsAlong3 of four lines (o0 … o3), from 0, into acc[0 … 3]. */
+function sumsAlong4(p: Float32Array, i: number, offsets: Int32Array, o0: number, o1: number, o2: number, o3: number, count: number, acc: Float64Array): void {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  for (let j = 0; j < count; j++) {
+    a += p[i + offsets[o0 + j]!]!;
+    b += p[i + offsets[o1 + j]!]!;
+    c += p[i + offsets[o2 + j]!]!;
+    d += p[i + offsets[o3 + j]!]!;
+  }
+  acc[0] = a;
+  acc[1] = b;
+  acc[2] = c;
+  acc[3] = d;
 }
 
 /** Every direction's offsets of one kind in one array, `stride` apart (for the unchecked interior). */
-function flat(lists: Int32Array[], stride: number): Int32Array {
+function flat(lists: Steps[], stride: number): Int32Array {
   const out = new Int32Array(lists.length * stride);
-  lists.forEach((offsets, k) => out.set(offsets, k * stride));
+  lists.forEach((steps, k) => out.set(steps.offsets, k * stride));
   return out;
 }
 
@@ -262,6 +302,7 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
   const coarse = new Float32Array(DIRECTION_COUNT / 2);
   const counts = HALVES.map((half) => 2 * half + 1);
   const [n9, n21, n41] = counts as [number, number, number];
+  if (DIRECTION_COUNT % 6 !== 0 || SIDES.length !== 2 || 2 * PROFILE.across + 1 !== 7) throw new Error('measureEvidence: line groups of 3 and 4 assumed');
   const profile = new Float32Array(2 * PROFILE.across + 1);
   const line = new Float64Array(3);
   const means = new Float64Array(3);
@@ -272,9 +313,9 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
   const rows = 2 * PROFILE.across + 1;
   const rowLength = 2 * PROFILE.along + 1;
   const profileFlat = flat(geo.profile.flat(), rowLength);
-  // The coarse search's sums at 9 and 21 px per direction (the refinement continues the middle one's).
-  const coarse9 = new Float64Array(DIRECTION_COUNT / 2);
-  const coarse21 = new Float64Array(DIRECTION_COUNT / 2);
+  // Sums of three or four lines at a time (sumsAlong3, sumsAlong4), and the three refined lines' at 9, 21, 41 px.
+  const acc = new Float64Array(4);
+  const refined = new Float64Array(9);
   const vertical = Float64Array.from({ length: DIRECTION_COUNT }, (_, k) => Math.abs(directionVector(k)[1]));
   const strong = CANDIDATE.strong * sigma;
   const fieldLine = CANDIDATE.field * field.spread;
@@ -300,14 +341,13 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
       let coarseBest = 0;
       let coarseSum = 0;
       for (let k = 0; k < coarse.length; k++) {
-        if (checked) coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, n21, w, h, true);
-        else {
+        if (checked) coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, n21, w);
+        else if (k % 3 === 0) {
+          // Directions k, k + 1, k + 2 (every other of the 36) at once.
           const o = 2 * k * n41;
-          const s9 = sumAlong(r, i, alongFlat, o, o + n9, 0);
-          const s21 = sumAlong(r, i, alongFlat, o + n9, o + n21, s9);
-          coarse9[k] = s9;
-          coarse21[k] = s21;
-          coarse[k] = sign * (s21 / n21);
+          acc[0] = acc[1] = acc[2] = 0;
+          sumsAlong3(r, i, alongFlat, o, o + 2 * n41, o + 4 * n41, 0, n21, acc);
+          for (let m = 0; m < 3; m++) coarse[k + m] = sign * (acc[m]! / n21);
         }
         coarseSum += coarse[k]!;
         if (coarse[k]! > coarse[coarseBest]!) coarseBest = k;
@@ -318,19 +358,25 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     }
     line.fill(-Infinity);
     const around = best;
+    if (!checked) {
+      // The three directions' sums at 9, 21 and 41 px (refined[3 · step + t] for direction around − 1 + t).
+      const o0 = ((around + DIRECTION_COUNT - 1) % DIRECTION_COUNT) * n41;
+      const o1 = around * n41;
+      const o2 = ((around + 1) % DIRECTION_COUNT) * n41;
+      acc[0] = acc[1] = acc[2] = 0;
+      for (let step = 0; step < 3; step++) {
+        sumsAlong3(r, i, alongFlat, o0, o1, o2, step ? counts[step - 1]! : 0, counts[step]!, acc);
+        for (let t = 0; t < 3; t++) refined[3 * step + t] = acc[t]!;
+      }
+    }
     for (let k = around - 1; k <= around + 1; k++) {
       const kk = (k + DIRECTION_COUNT) % DIRECTION_COUNT;
-      if (checked) prefixMeans(r, i, geo.along[kk]!, counts, w, true, means);
+      if (checked) prefixMeans(r, i, geo.along[kk]!, counts, w, means);
       else {
-        const o = kk * n41;
-        // The middle direction of a coarse search was summed to 21 px there.
-        const reuse = !along && k === around;
-        const s9 = reuse ? coarse9[around >> 1]! : sumAlong(r, i, alongFlat, o, o + n9, 0);
-        const s21 = reuse ? coarse21[around >> 1]! : sumAlong(r, i, alongFlat, o + n9, o + n21, s9);
-        const s41 = sumAlong(r, i, alongFlat, o + n21, o + n41, s21);
-        means[0] = s9 / n9;
-        means[1] = s21 / n21;
-        means[2] = s41 / n41;
+        const t = k - around + 1;
+        means[0] = refined[t]! / n9;
+        means[1] = refined[3 + t]! / n21;
+        means[2] = refined[6 + t]! / n41;
       }
       if (sign * means[1]! > line[1]!) {
         for (let m = 0; m < 3; m++) line[m] = sign * means[m]!;
@@ -339,22 +385,24 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     }
     let side2 = 0;
     let side4 = 0;
+    if (!checked) {
+      const o = best * sideCount * n21;
+      sumsAlong4(r, i, sidesFlat, o, o + n21, o + 2 * n21, o + 3 * n21, n21, acc);
+    }
     for (let j = 0; j < sideCount; j++) {
-      let v: number;
-      if (checked) v = Math.abs(meanAt(r, i, geo.sides[best]![j]!, n21, w, h, true));
-      else {
-        const o = (best * sideCount + j) * n21;
-        v = Math.abs(sumAlong(r, i, sidesFlat, o, o + n21, 0) / n21);
-      }
+      const v = Math.abs(checked ? meanAt(r, i, geo.sides[best]![j]!, n21, w) : acc[j]! / n21);
       if (j < 2) side2 = Math.max(side2, v);
       else side4 = Math.max(side4, v);
     }
-    for (let j = 0; j < rows; j++) {
-      if (checked) profile[j] = meanAt(L, i, geo.profile[best]![j]!, rowLength, w, h, true);
-      else {
-        const o = (best * rows + j) * rowLength;
-        profile[j] = sumAlong(L, i, profileFlat, o, o + rowLength, 0) / rowLength;
-      }
+    if (checked) for (let j = 0; j < rows; j++) profile[j] = meanAt(L, i, geo.profile[best]![j]!, rowLength, w);
+    else {
+      // Rows 0 … 3, then 4 … 6.
+      const o = best * rows * rowLength;
+      sumsAlong4(L, i, profileFlat, o, o + rowLength, o + 2 * rowLength, o + 3 * rowLength, rowLength, acc);
+      for (let j = 0; j < 4; j++) profile[j] = acc[j]! / rowLength;
+      acc[0] = acc[1] = acc[2] = 0;
+      sumsAlong3(L, i, profileFlat, o + 4 * rowLength, o + 5 * rowLength, o + 6 * rowLength, 0, rowLength, acc);
+      for (let j = 4; j < rows; j++) profile[j] = acc[j - 4]! / rowLength;
     }
     const last = profile.length - 1;
     const mid = PROFILE.across;
