@@ -1,6 +1,6 @@
 import { groundActivity, measureEvidence, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
-import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, OBJECT_FLOOR, type DamageObjects } from './objects';
+import { damageObjects, likelyPixels, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, OBJECT_FLOOR, type DamageObjects } from './objects';
 import { followPath, followTwin, PATH, weightedFlanks } from './paths';
 import { residualOf } from './residual';
 import { withoutPeriodicTexture } from './periodic';
@@ -72,9 +72,10 @@ export async function detectionEvidence(L: Float32Array, w: number, h: number, m
 export async function detectionStages(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DetectionStages> {
   const { evidence } = await detectionEvidence(L, w, h, median5);
   const pixelP = pixelProbabilities(evidence.values);
-  const objects = damageObjects(L, evidence, pixelP, w, h);
+  const likely = likelyPixels(evidence, pixelP, w, h);
+  const objects = damageObjects(L, evidence, pixelP, w, h, false, likely);
   const objectP = objectProbabilities(objects.values);
-  const lines = damageObjects(L, evidence, pixelP, w, h, true);
+  const lines = damageObjects(L, evidence, pixelP, w, h, true, likely);
   const lineP = objectProbabilities(lines.values);
   return { evidence, pixelP, objects, objectP, lines, lineP };
 }
