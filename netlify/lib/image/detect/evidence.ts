@@ -23,6 +23,8 @@ const PROFILE = { across: 3, along: 5 } as const;
 const RING = { outer: 5, inner: 2 } as const;
 /** Side (px) of the window whose median |r| is a candidate's activity. */
 const ACTIVITY_SIDE = 11;
+/** Half-side (px) of the window of the median's spread, a candidate's `ground`. */
+const GROUND_RADIUS = 3;
 /** Pixels farther than this from every border are measured without bound checks. */
 const MARGIN = HALVES[2] + SIDES[1] + 1;
 
@@ -185,6 +187,52 @@ function localSpread(src: Float32Array, w: number, h: number, r: number): Float3
 }
 
 /**
+ * Whether every value of a plane is 0 or a multiple of 2⁻²⁵ in [0.25, 128): true of a median from medianPlane
+ * (k / 2.55 as a float). Then every running sum boxMean takes over a 7×7 window of the plane or of its squares
+ * (rows first, then the rows' means down the columns) is exact in double, so boxMean's value at a pixel is the
+ * same whatever order the window is summed in — and localSpreadAt can take it at the candidates alone.
+ */
+function quantised(src: Float32Array): boolean {
+  for (let i = 0; i < src.length; i++) {
+    const v = src[i]!;
+    if (v !== 0 && !(v >= 0.25 && v < 128 && Number.isInteger(v * 2 ** 25))) return false;
+  }
+  return true;
+}
+
+/**
+ * localSpread(src, w, h, r)[i] for r ≤ 3 on a quantised plane, from the window around pixel i alone: boxMean's
+ * row means (the row's sum over the columns inside the plane, divided by their count, as a float), their sum
+ * down the rows inside divided by their count (as a float), for the plane and its squares (as floats).
+ */
+function localSpreadAt(src: Float32Array, w: number, h: number, r: number, i: number): number {
+  const x = i % w;
+  const y = (i - x) / w;
+  const x0 = Math.max(0, x - r);
+  const x1 = Math.min(w - 1, x + r);
+  const y0 = Math.max(0, y - r);
+  const y1 = Math.min(h - 1, y + r);
+  const nx = x1 - x0 + 1;
+  let col = 0;
+  let col2 = 0;
+  for (let yy = y0; yy <= y1; yy++) {
+    let s = 0;
+    let s2 = 0;
+    for (let q = yy * w + x0, e = yy * w + x1; q <= e; q++) {
+      const v = src[q]!;
+      s += v;
+      s2 += Math.fround(v * v);
+    }
+    col += Math.fround(s / nx);
+    col2 += Math.fround(s2 / nx);
+  }
+  const ny = y1 - y0 + 1;
+  const m = Math.fround(col / ny);
+  const m2 = Math.fround(col2 / ny);
+  return Math.fround(Math.sqrt(Math.max(0, m2 - m * m)));
+}
+
+/**
  * How busy the ground is around each pixel: the median |r| over an 11×11 window, in grain spreads. A median, so a
  * stroke through the window (a tenth of its pixels) does not make its own ground look busy, while texture does
  * (a mean let a strong scratch on a clean plane read as texture). Kept in 32 steps per spread.
@@ -293,7 +341,8 @@ function flat(lists: Steps[], stride: number): Int32Array {
 export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity: Float32Array): Evidence {
   const { r, sigma, median } = residual;
   const cand = candidatesOf(r, sigma, w, h, wide, field);
-  const ground = localSpread(median, w, h, 3);
+  // The ground's spread at the candidates alone when the median allows it (quantised), else as a plane.
+  const ground = quantised(median) ? null : localSpread(median, w, h, GROUND_RADIUS);
   const lineSigma = lineSpread(r, w, h);
   const geo = geometry(w);
   const values = new Float32Array(cand.length * FEATURE_COUNT);
@@ -421,7 +470,7 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     values[o + 6] = side4 / lineSigma;
     values[o + 7] = activity[i]!;
     values[o + 8] = (abs - ring) / sigma;
-    values[o + 9] = ground[i]! / sigma;
+    values[o + 9] = (ground ? ground[i]! : localSpreadAt(median, w, h, GROUND_RADIUS, i)) / sigma;
     values[o + 10] = vertical[best]!;
     values[o + 11] = Math.abs(profile[mid - 2]! - profile[mid + 2]!) / sigma;
     values[o + 12] = Math.abs(profile[0]! - profile[last]!) / sigma;
