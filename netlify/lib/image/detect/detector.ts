@@ -1,4 +1,4 @@
-import { groundActivity, measureEvidence, type Evidence } from './evidence';
+import { groundActivity, measureEvidence, withActivity, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
 import { damageObjects, likelyPixels, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, OBJECT_FLOOR, type DamageObjects } from './objects';
 import { followPath, followTwin, PATH, weightedFlanks } from './paths';
@@ -58,14 +58,16 @@ export type DetectionStages = {
 
 /** The residual, its line field and the evidence of every candidate pixel. */
 export async function detectionEvidence(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<{ evidence: Evidence; field: LineField }> {
-  // The 9×9 median and the ground activity's 11×11 one run in libvips threads while the line field is computed.
+  // The 9×9 median and the ground activity's 11×11 one run in libvips threads while the line field (and the
+  // evidence, for the activity) is computed.
   const wideMedian = inBackground(residualOf(L, w, h, undefined, 9));
   const residual = await residualOf(L, w, h, median5);
   const activityMedian = inBackground(groundActivity(residual.r, residual.sigma, w, h));
   const half = halfSums(residual.r, w, h);
   const field = lineField(half.plane, half.width, half.height, FIELD_HALF);
-  const [wide, activity] = await Promise.all([wideMedian, activityMedian]);
-  return { evidence: measureEvidence(L, w, h, residual, wide, field, activity), field };
+  // The candidates need the 9×9 residual; the activity is put in last, its median running meanwhile.
+  const evidence = measureEvidence(L, w, h, residual, await wideMedian, field);
+  return { evidence: withActivity(evidence, await activityMedian), field };
 }
 
 /** Every stage of the detection, for training and diagnostics (detectDamage keeps only the mask). */
@@ -88,11 +90,12 @@ const objectValue = (objects: DamageObjects, k: number, name: (typeof OBJECT_FEA
  * likely pixels grouped into objects (objects.ts) scored by the object network, every kept scratch followed as
  * a path (paths.ts), and the mask made exact with the strokes' flanks.
  */
-export async function detectDamage(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DamageDetection> {
-  // Fine periodic textures are searched with the texture taken out (periodic.ts); elsewhere the plane is L.
+export async function detectDamage(L: Float32Array, w: number, h: number, median5?: Float32Array | Promise<Float32Array>): Promise<DamageDetection> {
+  // Fine periodic textures are searched with the texture taken out (periodic.ts); elsewhere the plane is L. A
+  // median still being made (libvips threads) is awaited after that search.
   const flat = withoutPeriodicTexture(L, w, h);
   const plane = flat ?? L;
-  return decide(await detectionStages(plane, w, h, flat ? undefined : median5), w, h);
+  return decide(await detectionStages(plane, w, h, flat ? undefined : await median5), w, h);
 }
 
 /**

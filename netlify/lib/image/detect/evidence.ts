@@ -336,9 +336,10 @@ function flat(lists: Steps[], stride: number): Int32Array {
 
 /**
  * The evidence of every candidate pixel of plane L (w × h) with its residuals (5×5 and `wide`, 9×9), line field
- * and ground activity (groundActivity).
+ * and ground activity (groundActivity). Without `activity`, its feature is left for withActivity (so its median
+ * can still be running while the rest is measured).
  */
-export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity: Float32Array): Evidence {
+export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity?: Float32Array): Evidence {
   const { r, sigma, median } = residual;
   const cand = candidatesOf(r, sigma, w, h, wide, field);
   // The ground's spread at the candidates alone when the median allows it (quantised), else as a plane.
@@ -468,7 +469,7 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     values[o + 4] = directional;
     values[o + 5] = side2 / lineSigma;
     values[o + 6] = side4 / lineSigma;
-    values[o + 7] = activity[i]!;
+    if (activity) values[o + 7] = activity[i]!;
     values[o + 8] = (abs - ring) / sigma;
     values[o + 9] = (ground ? ground[i]! : localSpreadAt(median, w, h, GROUND_RADIUS, i)) / sigma;
     values[o + 10] = vertical[best]!;
@@ -520,4 +521,12 @@ function ringPeakInside(r: Float32Array, i: number, w: number, sign: number): nu
     }
   }
   return ring;
+}
+
+/** Puts each candidate's ground activity (groundActivity) into evidence measured without it. */
+export function withActivity(evidence: Evidence, activity: Float32Array): Evidence {
+  const { candidates, values } = evidence;
+  const at = FEATURE_NAMES.indexOf('activity');
+  for (let c = 0; c < candidates.length; c++) values[c * FEATURE_COUNT + at] = activity[candidates[c]!]!;
+  return evidence;
 }

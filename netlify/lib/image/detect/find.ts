@@ -34,9 +34,10 @@ type Size = { width: number; height: number };
 /**
  * The damage mask (pixels to fill) of a working plane `Lw` with its 5×5 median `med` and pixel noise `grain`.
  * Borderline damage is filled partly (`weight`) on a plane searched at its own size; a search on a smaller copy
- * keeps only the sure damage.
+ * keeps only the sure damage. The median may still be being made: the search starts without it (the periodic
+ * textures) and awaits it when it needs it.
  */
-export async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number, oversampled = false): Promise<DamageMask> {
+export async function findDamage(Lw: Float32Array, med: Float32Array | Promise<Float32Array>, w: number, h: number, grain: number, oversampled = false): Promise<DamageMask> {
   const size = searchSize(w, h, oversampled);
   if (size.width === w && size.height === h) return detectDamage(Lw, w, h, med);
   return { mask: await searchedSmaller(Lw, med, w, h, grain, size) };
@@ -76,8 +77,9 @@ export function fineShare(L: Float32Array, w: number, h: number): number {
  * The damage of a working plane searched on a smaller copy (dw × dh), refined on the working plane: inside the
  * upsampled band of what was found, the pixels that stand out of the median by more than the grain.
  */
-async function searchedSmaller(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number, { width: dw, height: dh }: Size): Promise<Uint8Array> {
+async function searchedSmaller(Lw: Float32Array, pendingMedian: Float32Array | Promise<Float32Array>, w: number, h: number, grain: number, { width: dw, height: dh }: Size): Promise<Uint8Array> {
   const coarse = (await detectDamage(downsample(Lw, w, h, dw, dh), dw, dh)).core;
+  const med = await pendingMedian;
   const band = upsample(Float32Array.from(coarse), dw, dh, w, h);
   const mask = new Uint8Array(w * h);
   for (let i = 0; i < mask.length; i++) if (band[i]! > BAND && Math.abs(Lw[i]! - med[i]!) > REFINE_SPREADS * grain) mask[i] = 1;
