@@ -1,4 +1,4 @@
-import { groundActivity, measureEvidence, withActivity, type Evidence } from './evidence';
+import { measureEvidence, withGroundActivity, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
 import { damageObjects, likelyPixels, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, OBJECT_FLOOR, type DamageObjects } from './objects';
 import { followPath, followTwin, PATH, weightedFlanks } from './paths';
@@ -58,16 +58,14 @@ export type DetectionStages = {
 
 /** The residual, its line field and the evidence of every candidate pixel. */
 export async function detectionEvidence(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<{ evidence: Evidence; field: LineField }> {
-  // The 9×9 median and the ground activity's 11×11 one run in libvips threads while the line field (and the
-  // evidence, for the activity) is computed.
+  // The 9×9 median runs in libvips threads while the line field is computed.
   const wideMedian = inBackground(residualOf(L, w, h, undefined, 9));
   const residual = await residualOf(L, w, h, median5);
-  const activityMedian = inBackground(groundActivity(residual.r, residual.sigma, w, h));
   const half = halfSums(residual.r, w, h);
   const field = lineField(half.plane, half.width, half.height, FIELD_HALF);
-  // The candidates need the 9×9 residual; the activity is put in last, its median running meanwhile.
+  // The ground activity (an 11×11 median) is read at the candidates alone.
   const evidence = measureEvidence(L, w, h, residual, await wideMedian, field);
-  return { evidence: withActivity(evidence, await activityMedian), field };
+  return { evidence: await withGroundActivity(evidence, w, h), field };
 }
 
 /** Every stage of the detection, for training and diagnostics (detectDamage keeps only the mask). */

@@ -238,11 +238,63 @@ function localSpreadAt(src: Float32Array, w: number, h: number, r: number, i: nu
  * (a mean let a strong scratch on a clean plane read as texture). Kept in 32 steps per spread.
  */
 export function groundActivity(r: Float32Array, sigma: number, w: number, h: number): Promise<Float32Array> {
-  // Straight into steps, as medianPlane would make them of the spreads kept as floats.
-  const steps = 32;
+  return medianOfSteps(activitySteps(r, sigma), w, h, ACTIVITY_SIDE, ACTIVITY_STEPS);
+}
+
+/** Steps per grain spread of the ground activity. */
+const ACTIVITY_STEPS = 32;
+
+/** |r| in grain spreads, in ACTIVITY_STEPS steps per spread as medianPlane makes them of the spreads kept as floats. */
+function activitySteps(r: Float32Array, sigma: number): Uint8Array {
   const u8 = new Uint8Array(r.length);
-  for (let i = 0; i < r.length; i++) u8[i] = toStep(Math.fround(Math.abs(r[i]!) / sigma) * steps);
-  return medianOfSteps(u8, w, h, ACTIVITY_SIDE, steps);
+  for (let i = 0; i < r.length; i++) u8[i] = toStep(Math.fround(Math.abs(r[i]!) / sigma) * ACTIVITY_STEPS);
+  return u8;
+}
+
+/**
+ * groundActivity at the candidates of `evidence` alone, put into their activity feature: the median of the 11×11
+ * window of steps around each, the plane extended past its borders by its edge pixels (as libvips's median takes
+ * it: the 61st of the 121 values), read back as medianPlane reads it. The window's counts per step are slid
+ * along a row from the previous candidate when it is near, else counted anew. A plane narrower or lower than
+ * the window goes through groundActivity (where libvips refuses it, as before).
+ */
+export async function withGroundActivity(evidence: Evidence, w: number, h: number): Promise<Evidence> {
+  const { candidates, values, residual } = evidence;
+  if (Math.min(w, h) < ACTIVITY_SIDE) return withActivity(evidence, await groundActivity(residual.r, residual.sigma, w, h));
+  const steps = activitySteps(residual.r, residual.sigma);
+  const reach = ACTIVITY_SIDE >> 1;
+  const rank = (ACTIVITY_SIDE * ACTIVITY_SIDE) >> 1;
+  const at = FEATURE_NAMES.indexOf('activity');
+  const value = new Float32Array(256);
+  for (let k = 0; k < 256; k++) value[k] = k / ACTIVITY_STEPS;
+  const count = new Int32Array(256);
+  // Adds d to the counts of the window's column x (clamped to the plane) around row y.
+  const column = (x: number, y: number, d: number) => {
+    const cx = x < 0 ? 0 : x >= w ? w - 1 : x;
+    for (let yy = y - reach; yy <= y + reach; yy++) count[steps[(yy < 0 ? 0 : yy >= h ? h - 1 : yy) * w + cx]!]! += d;
+  };
+  let px = 0;
+  let py = -1;
+  for (let c = 0; c < candidates.length; c++) {
+    const i = candidates[c]!;
+    const x = i % w;
+    const y = (i - x) / w;
+    if (y === py && x > px && x - px < ACTIVITY_SIDE) {
+      for (let xx = px + 1; xx <= x; xx++) {
+        column(xx - reach - 1, y, -1);
+        column(xx + reach, y, 1);
+      }
+    } else {
+      count.fill(0);
+      for (let xx = x - reach; xx <= x + reach; xx++) column(xx, y, 1);
+    }
+    px = x;
+    py = y;
+    let k = 0;
+    for (let below = count[0]!; below <= rank; below += count[++k]!);
+    values[c * FEATURE_COUNT + at] = value[k]!;
+  }
+  return evidence;
 }
 
 /** The line field's block of full-resolution pixel i (the field is at half size), or −1 outside it. */
@@ -336,8 +388,8 @@ function flat(lists: Steps[], stride: number): Int32Array {
 
 /**
  * The evidence of every candidate pixel of plane L (w × h) with its residuals (5×5 and `wide`, 9×9), line field
- * and ground activity (groundActivity). Without `activity`, its feature is left for withActivity (so its median
- * can still be running while the rest is measured).
+ * and ground activity (groundActivity). Without `activity`, its feature is left for withGroundActivity (which
+ * takes it at the candidates alone) or withActivity.
  */
 export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity?: Float32Array): Evidence {
   const { r, sigma, median } = residual;
