@@ -262,37 +262,53 @@ export async function withGroundActivity(evidence: Evidence, w: number, h: numbe
   const { candidates, values, residual } = evidence;
   if (Math.min(w, h) < ACTIVITY_SIDE) return withActivity(evidence, await groundActivity(residual.r, residual.sigma, w, h));
   const steps = activitySteps(residual.r, residual.sigma);
-  const reach = ACTIVITY_SIDE >> 1;
-  const rank = (ACTIVITY_SIDE * ACTIVITY_SIDE) >> 1;
+  const side = ACTIVITY_SIDE;
+  const reach = side >> 1;
+  const rank = (side * side) >> 1;
   const at = FEATURE_NAMES.indexOf('activity');
   const value = new Float32Array(256);
   for (let k = 0; k < 256; k++) value[k] = k / ACTIVITY_STEPS;
+  // The window's counts per step, its median step m and how many of its values lie below m.
   const count = new Int32Array(256);
-  // Adds d to the counts of the window's column x (clamped to the plane) around row y.
-  const column = (x: number, y: number, d: number) => {
-    const cx = x < 0 ? 0 : x >= w ? w - 1 : x;
-    for (let yy = y - reach; yy <= y + reach; yy++) count[steps[(yy < 0 ? 0 : yy >= h ? h - 1 : yy) * w + cx]!]! += d;
-  };
+  let m = 0;
+  let below = 0;
+  // The window's rows (clamped to the plane), as offsets, for the current row.
+  const rows = new Int32Array(side);
   let px = 0;
   let py = -1;
   for (let c = 0; c < candidates.length; c++) {
     const i = candidates[c]!;
     const x = i % w;
     const y = (i - x) / w;
-    if (y === py && x > px && x - px < ACTIVITY_SIDE) {
+    if (y === py && x > px && x - px < side) {
+      // Slide the window right column by column: the column leaving it out, the one entering in (clamped).
       for (let xx = px + 1; xx <= x; xx++) {
-        column(xx - reach - 1, y, -1);
-        column(xx + reach, y, 1);
+        const out = Math.max(0, xx - reach - 1);
+        const into = Math.min(w - 1, xx + reach);
+        for (let j = 0; j < side; j++) {
+          const a = steps[rows[j]! + out]!;
+          const b = steps[rows[j]! + into]!;
+          count[a]!--;
+          count[b]!++;
+          below += (b < m ? 1 : 0) - (a < m ? 1 : 0);
+        }
       }
     } else {
+      if (y !== py) for (let j = 0; j < side; j++) rows[j] = Math.min(h - 1, Math.max(0, y - reach + j)) * w;
       count.fill(0);
-      for (let xx = x - reach; xx <= x + reach; xx++) column(xx, y, 1);
+      for (let xx = x - reach; xx <= x + reach; xx++) {
+        const cx = xx < 0 ? 0 : xx >= w ? w - 1 : xx;
+        for (let j = 0; j < side; j++) count[steps[rows[j]! + cx]!]!++;
+      }
+      m = 0;
+      below = 0;
     }
     px = x;
     py = y;
-    let k = 0;
-    for (let below = count[0]!; below <= rank; below += count[++k]!);
-    values[c * FEATURE_COUNT + at] = value[k]!;
+    // The median is the step m with at most `rank` values below it and more than `rank` up to it.
+    while (below + count[m]! <= rank) below += count[m++]!;
+    while (below > rank) below -= count[--m]!;
+    values[c * FEATURE_COUNT + at] = value[m]!;
   }
   return evidence;
 }

@@ -13,8 +13,13 @@ export async function medianPlane(src: Float32Array, w: number, h: number, size:
   return medianOfSteps(u8, w, h, size, steps);
 }
 
-/** A value in steps as medianPlane keeps it: rounded, clamped to 0 … 255 (NaN: 0, as the 8-bit store makes it). */
-export const toStep = (v: number) => (v > 0 ? (v < 255 ? Math.round(v) : 255) : 0);
+/**
+ * A value in steps as medianPlane keeps it: Math.round(v) clamped to 0 … 255 (NaN: 0, as the 8-bit store makes
+ * it). Rounded as (v + 0.5) truncated, which is Math.round for v from 0.5 on (v + 0.5 rounds up to an integer
+ * only when it crosses a power of two, which is then its floor anyway), without Math.round's cost; below 0.5 it
+ * is 0 (0.5 − 2⁻⁵⁴ + 0.5 would round up to 1).
+ */
+export const toStep = (v: number) => (v > 0 ? (v < 255 ? (v < 0.5 ? 0 : (v + 0.5) | 0) : 255) : 0);
 
 /** medianPlane of a plane already in steps (`u8`, see toStep). */
 export async function medianOfSteps(u8: Uint8Array, w: number, h: number, size: number, steps: number): Promise<Float32Array> {
