@@ -25,7 +25,7 @@ const RING = { outer: 5, inner: 2 } as const;
 const ACTIVITY_SIDE = 11;
 /** Half-side (px) of the window of the median's spread, a candidate's `ground`. */
 const GROUND_RADIUS = 3;
-/** Pixels farther than this from every border are measured without bound checks. */
+/** A step that wrapped around a row edge lands farther than this from its pixel's column (see onPlane). */
 const MARGIN = HALVES[2] + SIDES[1] + 1;
 
 /**
@@ -95,7 +95,8 @@ function alongOffsets(k: number, half: number, w: number, shift = 0): Steps {
   return { offsets, dx };
 }
 
-type Geometry = { along: Steps[]; sides: Steps[][]; profile: Steps[][] };
+/** The lines of every direction, and how far (px, in x or y) the farthest of their steps lies from the centre. */
+type Geometry = { along: Steps[]; sides: Steps[][]; profile: Steps[][]; reach: number };
 
 /** Offsets of every line measured, per direction, for a plane `w` wide. */
 function geometry(w: number): Geometry {
@@ -109,30 +110,36 @@ function geometry(w: number): Geometry {
     for (let o = -PROFILE.across; o <= PROFILE.across; o++) rows.push(alongOffsets(k, PROFILE.along, w, o));
     profile.push(rows);
   }
-  return { along, sides, profile };
+  let reach = 0;
+  for (const steps of [...along, ...sides.flat(), ...profile.flat()]) {
+    for (let j = 0; j < steps.dx.length; j++) {
+      const dx = steps.dx[j]!;
+      reach = Math.max(reach, Math.abs(dx), Math.abs((steps.offsets[j]! - dx) / w));
+    }
+  }
+  return { along, sides, profile, reach };
 }
 
-/**
- * Whether step j of `steps` from pixel i (column x) stays on the plane (n pixels): one that wrapped around a row
- * edge lands more than the line's reach away in x. The same as testing |q mod w − x| ≤ MARGIN for the pixel q
- * reached, whose column is x + dx when that is inside the row (every dx is within MARGIN); the division is left
- * for the steps past a side border.
+/*
+ * onPlane: whether step j of `steps` from pixel i (column x) stays on the plane (n pixels), a step that wrapped
+ * around a row edge landing more than the line's reach away in x: the pixel q reached is on the plane when
+ * 0 ≤ q < n and |q mod w − x| ≤ MARGIN. Its column is x + dx[j] when that is inside the row (every dx is within
+ * MARGIN), so the division is left for the steps past a side border (meanAt and prefixMeans test it inline).
  */
-function onPlane(steps: Steps, j: number, i: number, n: number, w: number, x: number): boolean {
-  const q = i + steps.offsets[j]!;
-  if (q < 0 || q >= n) return false;
-  const xx = x + steps.dx[j]!;
-  return (xx >= 0 && xx < w) || Math.abs((q % w) - x) <= MARGIN;
-}
 
-/** Mean of `p` over the first `count` steps from pixel i, those off the plane left out. */
+/** Mean of `p` over the first `count` steps from pixel i, those off the plane (onPlane) left out. */
 function meanAt(p: Float32Array, i: number, steps: Steps, count: number, w: number): number {
+  const { offsets, dx } = steps;
+  const n = p.length;
+  const x = i % w;
   let s = 0;
   let c = 0;
-  const x = i % w;
   for (let j = 0; j < count; j++) {
-    if (!onPlane(steps, j, i, p.length, w, x)) continue;
-    s += p[i + steps.offsets[j]!]!;
+    const q = i + offsets[j]!;
+    if (q < 0 || q >= n) continue;
+    const xx = x + dx[j]!;
+    if ((xx < 0 || xx >= w) && Math.abs((q % w) - x) > MARGIN) continue;
+    s += p[q]!;
     c++;
   }
   return c ? s / c : 0;
@@ -148,9 +155,12 @@ function prefixMeans(p: Float32Array, i: number, steps: Steps, counts: readonly 
   let next = 0;
   const x = i % w;
   const last = counts[counts.length - 1]!;
+  const { offsets, dx } = steps;
+  const n = p.length;
   for (let j = 0; j < last; j++) {
-    if (onPlane(steps, j, i, p.length, w, x)) {
-      s += p[i + steps.offsets[j]!]!;
+    const q = i + offsets[j]!;
+    if (q >= 0 && q < n && ((x + dx[j]! >= 0 && x + dx[j]! < w) || Math.abs((q % w) - x) <= MARGIN)) {
+      s += p[q]!;
       c++;
     }
     if (j + 1 === counts[next]) {
@@ -436,6 +446,9 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
   const refined = new Float64Array(9);
   const vertical = Float64Array.from({ length: DIRECTION_COUNT }, (_, k) => Math.abs(directionVector(k)[1]));
   const strong = CANDIDATE.strong * sigma;
+  // Pixels this far from every border have every step of their lines and of the speck ring on the plane: they are
+  // measured without bound checks (the same sums: nothing to leave out).
+  const inside = Math.max(geo.reach, RING.outer);
   const fieldLine = CANDIDATE.field * field.spread;
   let c = 0;
   for (let q = 0; q < cand.length; q++) {
@@ -443,7 +456,7 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     const i = byWide ? -1 - cand[q]! : cand[q]!;
     const x = i % w;
     const y = (i - x) / w;
-    const checked = x < MARGIN || y < MARGIN || x >= w - MARGIN || y >= h - MARGIN;
+    const checked = x < inside || y < inside || x >= w - inside || y >= h - inside;
     const sign = r[i]! >= 0 ? 1 : -1;
     const abs = Math.abs(r[i]!);
     const f = fieldIndex(field, i, w);
