@@ -133,15 +133,22 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
   return out;
 }
 
-/** Linear coefficients (A, B) of the guided filter of `p` guided by `I`: output ≈ A·I + B. */
+/**
+ * Linear coefficients (A, B) of the guided filter of `p` guided by `I`: output ≈ A·I + B. A self-guided filter
+ * (`p` the same plane as `I`: the denoise, the local contrast's base) box-filters I and I² once each, I·p and p
+ * being the same planes.
+ */
 export function guidedCoefficients(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number) {
   const n = w * h;
-  const Ip = new Float32Array(n), II = new Float32Array(n);
+  const self = p === I;
+  const II = new Float32Array(n);
+  const Ip = self ? II : new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    Ip[i] = I[i] * p[i];
+    if (!self) Ip[i] = I[i] * p[i];
     II[i] = I[i] * I[i];
   }
-  const mI = boxMean(I, w, h, r), mp = boxMean(p, w, h, r), mIp = boxMean(Ip, w, h, r), mII = boxMean(II, w, h, r);
+  const mI = boxMean(I, w, h, r), mII = boxMean(II, w, h, r);
+  const mp = self ? mI : boxMean(p, w, h, r), mIp = self ? mII : boxMean(Ip, w, h, r);
   const a = new Float32Array(n), b = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const varI = mII[i] - mI[i] * mI[i];
