@@ -133,22 +133,30 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
   return out;
 }
 
+/** A guide's box means (of I and of I²) over (2r+1)² windows, for guidedCoefficients. */
+export type GuideMeans = { r: number; mI: Float32Array; mII: Float32Array };
+
+export function guideMeans(I: Float32Array, w: number, h: number, r: number): GuideMeans {
+  const II = new Float32Array(w * h);
+  for (let i = 0; i < II.length; i++) II[i] = I[i] * I[i];
+  return { r, mI: boxMean(I, w, h, r), mII: boxMean(II, w, h, r) };
+}
+
 /**
- * Linear coefficients (A, B) of the guided filter of `p` guided by `I`: output ≈ A·I + B. A self-guided filter
- * (`p` the same plane as `I`: the denoise, the local contrast's base) box-filters I and I² once each, I·p and p
- * being the same planes.
+ * Linear coefficients (A, B) of the guided filter of `p` guided by `I`: output ≈ A·I + B. The guide's means
+ * (guideMeans of I at r) can be given when several planes share a guide; a self-guided filter (`p` the same plane
+ * as `I`: the denoise, the local contrast's base) reads them for p's own.
  */
-export function guidedCoefficients(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number) {
+export function guidedCoefficients(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number, guide?: GuideMeans) {
   const n = w * h;
-  const self = p === I;
-  const II = new Float32Array(n);
-  const Ip = self ? II : new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    if (!self) Ip[i] = I[i] * p[i];
-    II[i] = I[i] * I[i];
+  const { mI, mII } = guide && guide.r === r && guide.mI.length === n ? guide : guideMeans(I, w, h, r);
+  let mp = mI, mIp = mII;
+  if (p !== I) {
+    const Ip = new Float32Array(n);
+    for (let i = 0; i < n; i++) Ip[i] = I[i] * p[i];
+    mp = boxMean(p, w, h, r);
+    mIp = boxMean(Ip, w, h, r);
   }
-  const mI = boxMean(I, w, h, r), mII = boxMean(II, w, h, r);
-  const mp = self ? mI : boxMean(p, w, h, r), mIp = self ? mII : boxMean(Ip, w, h, r);
   const a = new Float32Array(n), b = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const varI = mII[i] - mI[i] * mI[i];
@@ -170,7 +178,8 @@ export function guidedUpsampleRows(
   r: number, eps: number,
   onRow: (Y: number, rows: Float32Array[]) => void,
 ): void {
-  const coeffs = srcsLow.map((src) => guidedCoefficients(guideLow, src, w, h, r, eps));
+  const guide = guideMeans(guideLow, w, h, r);
+  const coeffs = srcsLow.map((src) => guidedCoefficients(guideLow, src, w, h, r, eps, guide));
   const row = bilinearRows(w, h, W, H);
   const A = new Float32Array(W), B = new Float32Array(W);
   const rows = srcsLow.map(() => new Float32Array(W));
