@@ -31,31 +31,61 @@ export function downsample(src: Float32Array, w: number, h: number, W: number, H
   return out;
 }
 
-/**
- * Bilinear resampling with pixel-centre alignment, one output row at a time: lets callers fuse
- * upsampling with what consumes it instead of holding full-resolution planes.
- */
-export function bilinearRows(w: number, h: number, W: number, H: number) {
-  const sx = w / W, sy = h / H;
+/** bilinearRows' columns: each output column's left source column and its weight (as a float). */
+function bilinearColumns(w: number, W: number) {
+  const sx = w / W;
   const xi = new Int32Array(W), xf = new Float32Array(W);
   for (let X = 0; X < W; X++) {
     const fx = Math.min(Math.max((X + 0.5) * sx - 0.5, 0), w - 1);
     xi[X] = Math.min(Math.floor(fx), w - 2 < 0 ? 0 : w - 2);
     xf[X] = w > 1 ? fx - xi[X] : 0;
   }
-  const x1off = w > 1 ? 1 : 0;
+  return { xi, xf, x1off: w > 1 ? 1 : 0 };
+}
+
+/** bilinearRows' output row Y: the offsets of its two source rows and the lower one's weight. */
+function bilinearRowOf(w: number, h: number, H: number, Y: number) {
+  const fy = Math.min(Math.max((Y + 0.5) * (h / H) - 0.5, 0), h - 1);
+  const y0 = Math.min(Math.floor(fy), h - 2 < 0 ? 0 : h - 2);
+  return { ty: h > 1 ? fy - y0 : 0, r0: y0 * w, r1: (h > 1 ? y0 + 1 : y0) * w };
+}
+
+/**
+ * Bilinear resampling with pixel-centre alignment, one output row at a time: lets callers fuse
+ * upsampling with what consumes it instead of holding full-resolution planes.
+ */
+export function bilinearRows(w: number, h: number, W: number, H: number) {
+  const { xi, xf, x1off } = bilinearColumns(w, W);
   /** Writes output row Y of `src` (w×h) into `out` (length W). */
   return (src: Float32Array, Y: number, out: Float32Array) => {
-    const fy = Math.min(Math.max((Y + 0.5) * sy - 0.5, 0), h - 1);
-    const y0 = Math.min(Math.floor(fy), h - 2 < 0 ? 0 : h - 2);
-    const ty = h > 1 ? fy - y0 : 0;
-    const r0 = y0 * w, r1 = (h > 1 ? y0 + 1 : y0) * w;
+    const { ty, r0, r1 } = bilinearRowOf(w, h, H, Y);
     for (let X = 0; X < W; X++) {
       const x = xi[X], t = xf[X];
       const top = src[r0 + x] + (src[r0 + x + x1off] - src[r0 + x]) * t;
       const bot = src[r1 + x] + (src[r1 + x + x1off] - src[r1 + x]) * t;
       out[X] = top + (bot - top) * ty;
     }
+  };
+}
+
+/**
+ * One pixel at a time of bilinearRows (the same arithmetic, the value rounded to a float as a row stores it):
+ * for callers that need a few pixels of an upsampled plane. Pixels asked for row by row reuse the row's setup.
+ */
+export function bilinearSampler(w: number, h: number, W: number, H: number) {
+  const { xi, xf, x1off } = bilinearColumns(w, W);
+  let row = bilinearRowOf(w, h, H, 0);
+  let rowY = 0;
+  return (src: Float32Array, X: number, Y: number): number => {
+    if (Y !== rowY) {
+      row = bilinearRowOf(w, h, H, Y);
+      rowY = Y;
+    }
+    const { ty, r0, r1 } = row;
+    const x = xi[X], t = xf[X];
+    const top = src[r0 + x] + (src[r0 + x + x1off] - src[r0 + x]) * t;
+    const bot = src[r1 + x] + (src[r1 + x + x1off] - src[r1 + x]) * t;
+    return Math.fround(top + (bot - top) * ty);
   };
 }
 

@@ -1,4 +1,4 @@
-import { downsample, fitSize, upsample } from '../planes';
+import { bilinearSampler, downsample, fitSize, upsample } from '../planes';
 import { detectDamage } from './detector';
 import { grow } from '../masks';
 import { withFlanks } from './paths';
@@ -63,14 +63,30 @@ export function fineShare(L: Float32Array, w: number, h: number): number {
   const octave = (P: Float32Array, pw: number, ph: number) => {
     const s = fitSize(pw, ph, Math.max(pw, ph) / 2);
     const small = downsample(P, pw, ph, s.width, s.height);
-    const back = upsample(small, s.width, s.height, pw, ph);
-    const lost = new Float32Array(pw * ph);
-    for (let i = 0; i < lost.length; i++) lost[i] = P[i]! - back[i]!;
-    return { small, size: s, spread: robustSpread(lost) };
+    return { small, size: s, spread: lostSpread(P, small, pw, ph, s.width, s.height) };
   };
   const finest = octave(L, w, h);
   const next = octave(finest.small, finest.size.width, finest.size.height);
   return finest.spread / next.spread;
+}
+
+/**
+ * robustSpread of what plane P (pw × ph) loses in its smaller copy `small` (sw × sh): P minus `small` upsampled,
+ * as floats, taken at robustSpread's own samples alone (every step-th pixel of a large plane; those samples are
+ * fewer than 400 000, so robustSpread takes every one of them).
+ */
+function lostSpread(P: Float32Array, small: Float32Array, pw: number, ph: number, sw: number, sh: number): number {
+  const n = pw * ph;
+  const step = Math.max(1, Math.floor(n / 200_000));
+  // upsample returns a copy of a plane of its own size.
+  const same = sw === pw && sh === ph;
+  const back = bilinearSampler(sw, sh, pw, ph);
+  const lost = new Float32Array(Math.ceil(n / step));
+  for (let i = 0, j = 0; i < n; i += step, j++) {
+    const x = i % pw;
+    lost[j] = P[i]! - (same ? small[i]! : back(small, x, (i - x) / pw));
+  }
+  return robustSpread(lost);
 }
 
 /**
