@@ -4,7 +4,7 @@ import { projectFile } from '../project-files';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { openImage } from './inspect';
 import { rgbBufferToLab } from './lab';
-import { boxMean, guidedCoefficients } from './planes';
+import { boxMean, guidedCoefficients, guideMeans } from './planes';
 
 // Exemplar-based colour transfer after Welsh, Ashikhmin & Mueller (2002), "Transferring color to
 // greyscale images", pooled over a small shipped library instead of one hand-picked reference.
@@ -388,7 +388,8 @@ export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions =
   // Edge-aware chroma smoothing guided by L*: removes the salt-and-pepper of per-pixel matching
   // while keeping colour boundaries on luminance edges.
   const r = Math.max(2, Math.round(Math.max(w, h) / 64));
-  const ga = guidedCoefficients(L, a, w, h, r, 25), gb = guidedCoefficients(L, b, w, h, r, 25);
+  const guide = guideMeans(L, w, h, r);
+  const ga = guidedCoefficients(L, a, w, h, r, 25, guide), gb = guidedCoefficients(L, b, w, h, r, 25, guide);
   for (let i = 0; i < a.length; i++) {
     a[i] = ga.A[i] * L[i] + ga.B[i];
     b[i] = gb.A[i] * L[i] + gb.B[i];

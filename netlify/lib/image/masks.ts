@@ -51,7 +51,7 @@ export function maskComponents(mask: Uint8Array, W: number, H: number, margin: n
 /** The pixels of each of `count` labelled regions, in raster order. */
 export function regionPixels(label: Int32Array, count: number): Int32Array[] {
   const sizes = new Int32Array(count);
-  for (const id of label) if (id) sizes[id - 1]!++;
+  for (let i = 0; i < label.length; i++) if (label[i]) sizes[label[i]! - 1]!++;
   const out = Array.from(sizes, (n) => new Int32Array(n));
   const fill = new Int32Array(count);
   for (let i = 0; i < label.length; i++) {

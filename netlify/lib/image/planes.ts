@@ -31,31 +31,61 @@ export function downsample(src: Float32Array, w: number, h: number, W: number, H
   return out;
 }
 
-/**
- * Bilinear resampling with pixel-centre alignment, one output row at a time: lets callers fuse
- * upsampling with what consumes it instead of holding full-resolution planes.
- */
-export function bilinearRows(w: number, h: number, W: number, H: number) {
-  const sx = w / W, sy = h / H;
+/** bilinearRows' columns: each output column's left source column and its weight (as a float). */
+function bilinearColumns(w: number, W: number) {
+  const sx = w / W;
   const xi = new Int32Array(W), xf = new Float32Array(W);
   for (let X = 0; X < W; X++) {
     const fx = Math.min(Math.max((X + 0.5) * sx - 0.5, 0), w - 1);
     xi[X] = Math.min(Math.floor(fx), w - 2 < 0 ? 0 : w - 2);
     xf[X] = w > 1 ? fx - xi[X] : 0;
   }
-  const x1off = w > 1 ? 1 : 0;
+  return { xi, xf, x1off: w > 1 ? 1 : 0 };
+}
+
+/** bilinearRows' output row Y: the offsets of its two source rows and the lower one's weight. */
+function bilinearRowOf(w: number, h: number, H: number, Y: number) {
+  const fy = Math.min(Math.max((Y + 0.5) * (h / H) - 0.5, 0), h - 1);
+  const y0 = Math.min(Math.floor(fy), h - 2 < 0 ? 0 : h - 2);
+  return { ty: h > 1 ? fy - y0 : 0, r0: y0 * w, r1: (h > 1 ? y0 + 1 : y0) * w };
+}
+
+/**
+ * Bilinear resampling with pixel-centre alignment, one output row at a time: lets callers fuse
+ * upsampling with what consumes it instead of holding full-resolution planes.
+ */
+export function bilinearRows(w: number, h: number, W: number, H: number) {
+  const { xi, xf, x1off } = bilinearColumns(w, W);
   /** Writes output row Y of `src` (w×h) into `out` (length W). */
   return (src: Float32Array, Y: number, out: Float32Array) => {
-    const fy = Math.min(Math.max((Y + 0.5) * sy - 0.5, 0), h - 1);
-    const y0 = Math.min(Math.floor(fy), h - 2 < 0 ? 0 : h - 2);
-    const ty = h > 1 ? fy - y0 : 0;
-    const r0 = y0 * w, r1 = (h > 1 ? y0 + 1 : y0) * w;
+    const { ty, r0, r1 } = bilinearRowOf(w, h, H, Y);
     for (let X = 0; X < W; X++) {
       const x = xi[X], t = xf[X];
       const top = src[r0 + x] + (src[r0 + x + x1off] - src[r0 + x]) * t;
       const bot = src[r1 + x] + (src[r1 + x + x1off] - src[r1 + x]) * t;
       out[X] = top + (bot - top) * ty;
     }
+  };
+}
+
+/**
+ * One pixel at a time of bilinearRows (the same arithmetic, the value rounded to a float as a row stores it):
+ * for callers that need a few pixels of an upsampled plane. Pixels asked for row by row reuse the row's setup.
+ */
+export function bilinearSampler(w: number, h: number, W: number, H: number) {
+  const { xi, xf, x1off } = bilinearColumns(w, W);
+  let row = bilinearRowOf(w, h, H, 0);
+  let rowY = 0;
+  return (src: Float32Array, X: number, Y: number): number => {
+    if (Y !== rowY) {
+      row = bilinearRowOf(w, h, H, Y);
+      rowY = Y;
+    }
+    const { ty, r0, r1 } = row;
+    const x = xi[X], t = xf[X];
+    const top = src[r0 + x] + (src[r0 + x + x1off] - src[r0 + x]) * t;
+    const bot = src[r1 + x] + (src[r1 + x + x1off] - src[r1 + x]) * t;
+    return Math.fround(top + (bot - top) * ty);
   };
 }
 
@@ -133,15 +163,30 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
   return out;
 }
 
-/** Linear coefficients (A, B) of the guided filter of `p` guided by `I`: output ≈ A·I + B. */
-export function guidedCoefficients(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number) {
+/** A guide's box means (of I and of I²) over (2r+1)² windows, for guidedCoefficients. */
+export type GuideMeans = { r: number; mI: Float32Array; mII: Float32Array };
+
+export function guideMeans(I: Float32Array, w: number, h: number, r: number): GuideMeans {
+  const II = new Float32Array(w * h);
+  for (let i = 0; i < II.length; i++) II[i] = I[i] * I[i];
+  return { r, mI: boxMean(I, w, h, r), mII: boxMean(II, w, h, r) };
+}
+
+/**
+ * Linear coefficients (A, B) of the guided filter of `p` guided by `I`: output ≈ A·I + B. The guide's means
+ * (guideMeans of I at r) can be given when several planes share a guide; a self-guided filter (`p` the same plane
+ * as `I`: the denoise, the local contrast's base) reads them for p's own.
+ */
+export function guidedCoefficients(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number, guide?: GuideMeans) {
   const n = w * h;
-  const Ip = new Float32Array(n), II = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    Ip[i] = I[i] * p[i];
-    II[i] = I[i] * I[i];
+  const { mI, mII } = guide && guide.r === r && guide.mI.length === n ? guide : guideMeans(I, w, h, r);
+  let mp = mI, mIp = mII;
+  if (p !== I) {
+    const Ip = new Float32Array(n);
+    for (let i = 0; i < n; i++) Ip[i] = I[i] * p[i];
+    mp = boxMean(p, w, h, r);
+    mIp = boxMean(Ip, w, h, r);
   }
-  const mI = boxMean(I, w, h, r), mp = boxMean(p, w, h, r), mIp = boxMean(Ip, w, h, r), mII = boxMean(II, w, h, r);
   const a = new Float32Array(n), b = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const varI = mII[i] - mI[i] * mI[i];
@@ -163,7 +208,8 @@ export function guidedUpsampleRows(
   r: number, eps: number,
   onRow: (Y: number, rows: Float32Array[]) => void,
 ): void {
-  const coeffs = srcsLow.map((src) => guidedCoefficients(guideLow, src, w, h, r, eps));
+  const guide = guideMeans(guideLow, w, h, r);
+  const coeffs = srcsLow.map((src) => guidedCoefficients(guideLow, src, w, h, r, eps, guide));
   const row = bilinearRows(w, h, W, H);
   const A = new Float32Array(W), B = new Float32Array(W);
   const rows = srcsLow.map(() => new Float32Array(W));

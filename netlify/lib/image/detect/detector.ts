@@ -1,6 +1,6 @@
-import { groundActivity, measureEvidence, type Evidence } from './evidence';
+import { measureEvidence, withGroundActivity, type Evidence } from './evidence';
 import { objectProbabilities, pixelProbabilities } from './model';
-import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, OBJECT_FLOOR, type DamageObjects } from './objects';
+import { damageObjects, likelyPixels, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, OBJECT_FLOOR, type DamageObjects } from './objects';
 import { followPath, followTwin, PATH, weightedFlanks } from './paths';
 import { residualOf } from './residual';
 import { withoutPeriodicTexture } from './periodic';
@@ -59,23 +59,24 @@ export type DetectionStages = {
 
 /** The residual, its line field and the evidence of every candidate pixel. */
 export async function detectionEvidence(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<{ evidence: Evidence; field: LineField }> {
-  // The 9×9 median and the ground activity's 11×11 one run in libvips threads while the line field is computed.
+  // The 9×9 median runs in libvips threads while the line field is computed.
   const wideMedian = inBackground(residualOf(L, w, h, undefined, 9));
   const residual = await residualOf(L, w, h, median5);
-  const activityMedian = inBackground(groundActivity(residual.r, residual.sigma, w, h));
   const half = halfSums(residual.r, w, h);
   const field = lineField(half.plane, half.width, half.height, FIELD_HALF);
-  const [wide, activity] = await Promise.all([wideMedian, activityMedian]);
-  return { evidence: measureEvidence(L, w, h, residual, wide, field, activity), field };
+  // The ground activity (an 11×11 median) is read at the candidates alone.
+  const evidence = measureEvidence(L, w, h, residual, await wideMedian, field);
+  return { evidence: await withGroundActivity(evidence, w, h), field };
 }
 
 /** Every stage of the detection, for training and diagnostics (detectDamage keeps only the mask). */
 export async function detectionStages(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DetectionStages> {
   const { evidence } = await detectionEvidence(L, w, h, median5);
   const pixelP = pixelProbabilities(evidence.values);
-  const objects = damageObjects(L, evidence, pixelP, w, h);
+  const likely = likelyPixels(evidence, pixelP, w, h);
+  const objects = damageObjects(L, evidence, pixelP, w, h, false, likely);
   const objectP = objectProbabilities(objects.values);
-  const lines = damageObjects(L, evidence, pixelP, w, h, true);
+  const lines = damageObjects(L, evidence, pixelP, w, h, true, likely);
   const lineP = objectProbabilities(lines.values);
   return { evidence, pixelP, objects, objectP, lines, lineP };
 }
@@ -88,11 +89,12 @@ const objectValue = (objects: DamageObjects, k: number, name: (typeof OBJECT_FEA
  * likely pixels grouped into objects (objects.ts) scored by the object network, every kept scratch followed as
  * a path (paths.ts), and the mask made exact with the strokes' flanks.
  */
-export async function detectDamage(L: Float32Array, w: number, h: number, median5?: Float32Array): Promise<DamageDetection> {
-  // Fine periodic textures are searched with the texture taken out (periodic.ts); elsewhere the plane is L.
+export async function detectDamage(L: Float32Array, w: number, h: number, median5?: Float32Array | Promise<Float32Array>): Promise<DamageDetection> {
+  // Fine periodic textures are searched with the texture taken out (periodic.ts); elsewhere the plane is L. A
+  // median still being made (libvips threads) is awaited after that search.
   const flat = withoutPeriodicTexture(L, w, h);
   const plane = flat ?? L;
-  return decide(await detectionStages(plane, w, h, flat ? undefined : median5), w, h);
+  return decide(await detectionStages(plane, w, h, flat ? undefined : await median5), w, h);
 }
 
 /**
@@ -131,9 +133,10 @@ const softWeight = (q: number, t: number) => Math.min(1, Math.max(0, (q - DETECT
 function keepObjects(core: Uint8Array, soft: Float32Array, evidence: Evidence, objects: DamageObjects, objectP: Float32Array, w: number, h: number): void {
   const threshold = objects.pixels.map((members) => (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
   const likely = objects.pixels.map((_, k) => objectP[k]! > threshold[k]!);
-  const crowd = crowdCounts(objects, likely, w, h);
+  const centre = centresOf(objects, w);
+  const crowd = crowdCounts(centre, likely, w, h);
   const borderline = objects.pixels.map((_, k) => !likely[k] && objectP[k]! > DETECT.soft * threshold[k]!);
-  const softCrowd = crowdCounts(objects, likely.map((kept, k) => kept || borderline[k]!), w, h);
+  const softCrowd = crowdCounts(centre, likely.map((kept, k) => kept || borderline[k]!), w, h);
   objects.pixels.forEach((members, k) => {
     const crowded = members.length <= DETECT.crowdSize && softCrowd[k]! > DETECT.crowd;
     if (borderline[k] && !crowded) {
@@ -150,35 +153,58 @@ function keepObjects(core: Uint8Array, soft: Float32Array, evidence: Evidence, o
   });
 }
 
-/** For each component, how many likely ones have their centre within DETECT.crowdRadius of its own and beyond DETECT.crowdInner. */
-function crowdCounts(objects: DamageObjects, likely: boolean[], w: number, h: number): Int32Array {
-  const centre = new Int32Array(objects.pixels.length);
-  const S = new Int32Array((w + 1) * (h + 1));
+/** Each component's centre: the mean position of its pixels, rounded (x, y pairs). */
+function centresOf(objects: DamageObjects, w: number): Int32Array {
+  const centre = new Int32Array(2 * objects.pixels.length);
   objects.pixels.forEach((members, k) => {
     let sx = 0;
     let sy = 0;
-    for (const i of members) {
+    for (let q = 0; q < members.length; q++) {
+      const i = members[q]!;
       sx += i % w;
       sy += Math.floor(i / w);
     }
-    const x = Math.round(sx / members.length);
-    const y = Math.round(sy / members.length);
-    centre[k] = y * w + x;
-    if (likely[k]) S[(y + 1) * (w + 1) + x + 1]!++;
+    centre[2 * k] = Math.round(sx / members.length);
+    centre[2 * k + 1] = Math.round(sy / members.length);
   });
-  for (let y = 1; y <= h; y++) {
-    for (let x = 1; x <= w; x++) S[y * (w + 1) + x]! += S[(y - 1) * (w + 1) + x]! + S[y * (w + 1) + x - 1]! - S[(y - 1) * (w + 1) + x - 1]!;
+  return centre;
+}
+
+/**
+ * For each component (centres from centresOf), how many likely ones have their centre within DETECT.crowdRadius
+ * of its own (Chebyshev) and beyond DETECT.crowdInner. The likely centres are binned in cells of crowdRadius px,
+ * so each component looks at the 3 × 3 cells around its own.
+ */
+function crowdCounts(centre: Int32Array, likely: boolean[], w: number, h: number): Int32Array {
+  const { crowdRadius: radius, crowdInner: inner } = DETECT;
+  const count = likely.length;
+  const gw = Math.floor((w - 1) / radius) + 1;
+  const gh = Math.floor((h - 1) / radius) + 1;
+  const cellOf = (k: number) => Math.floor(centre[2 * k + 1]! / radius) * gw + Math.floor(centre[2 * k]! / radius);
+  // The likely components of each cell, cell by cell (start[cell] … start[cell + 1]).
+  const start = new Int32Array(gw * gh + 1);
+  for (let k = 0; k < count; k++) if (likely[k]) start[cellOf(k) + 1]!++;
+  for (let g = 0; g < gw * gh; g++) start[g + 1]! += start[g]!;
+  const fill = start.slice(0, gw * gh);
+  const items = new Int32Array(start[gw * gh]!);
+  for (let k = 0; k < count; k++) if (likely[k]) items[fill[cellOf(k)]!++] = k;
+  const out = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    const x = centre[2 * k]!;
+    const y = centre[2 * k + 1]!;
+    let near = 0;
+    for (let gy = Math.floor(Math.max(0, y - radius) / radius); gy <= Math.floor(Math.min(h - 1, y + radius) / radius); gy++) {
+      for (let gx = Math.floor(Math.max(0, x - radius) / radius); gx <= Math.floor(Math.min(w - 1, x + radius) / radius); gx++) {
+        const g = gy * gw + gx;
+        for (let q = start[g]!; q < start[g + 1]!; q++) {
+          const j = items[q]!;
+          const dx = Math.abs(centre[2 * j]! - x);
+          const dy = Math.abs(centre[2 * j + 1]! - y);
+          if (dx <= radius && dy <= radius && (dx > inner || dy > inner)) near++;
+        }
+      }
+    }
+    out[k] = near;
   }
-  const boxCount = (x: number, y: number, r: number) => {
-    const x0 = Math.max(0, x - r);
-    const y0 = Math.max(0, y - r);
-    const x1 = Math.min(w - 1, x + r);
-    const y1 = Math.min(h - 1, y + r);
-    return S[(y1 + 1) * (w + 1) + x1 + 1]! - S[y0 * (w + 1) + x1 + 1]! - S[(y1 + 1) * (w + 1) + x0]! + S[y0 * (w + 1) + x0]!;
-  };
-  return centre.map((c) => {
-    const x = c % w;
-    const y = (c - x) / w;
-    return boxCount(x, y, DETECT.crowdRadius) - boxCount(x, y, DETECT.crowdInner);
-  });
+  return out;
 }

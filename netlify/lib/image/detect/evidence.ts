@@ -1,6 +1,6 @@
 import { boxMean } from '../planes';
 import { LINE_DIRECTIONS, type LineField } from './lines';
-import { medianPlane, type Residual } from './residual';
+import { medianOfSteps, toStep, type Residual } from './residual';
 
 // Per-pixel evidence of damage, the pixel network's inputs. Only candidates are measured: pixels whose residual
 // (against the 5×5 median) stands out of the grain. For each, the line through it is found among 36 directions
@@ -23,7 +23,9 @@ const PROFILE = { across: 3, along: 5 } as const;
 const RING = { outer: 5, inner: 2 } as const;
 /** Side (px) of the window whose median |r| is a candidate's activity. */
 const ACTIVITY_SIDE = 11;
-/** Pixels farther than this from every border are measured without bound checks. */
+/** Half-side (px) of the window of the median's spread, a candidate's `ground`. */
+const GROUND_RADIUS = 3;
+/** A step that wrapped around a row edge lands farther than this from its pixel's column (see onPlane). */
 const MARGIN = HALVES[2] + SIDES[1] + 1;
 
 /**
@@ -71,55 +73,72 @@ export function directionVector(k: number): readonly [number, number] {
   return [Math.cos(a), Math.sin(a)];
 }
 
-/** Pixel offsets along direction k, step by step from the centre (0, +1, −1, +2, −2 …), `half` each way. */
-function alongOffsets(k: number, half: number, w: number, shift = 0): Int32Array {
+/**
+ * Steps along direction k, from the centre (0, +1, −1, +2, −2 …), `half` each way and `shift` px aside: as pixel
+ * offsets in a plane `w` wide, and the x part of each (to check the plane's side borders without a division).
+ */
+type Steps = { offsets: Int32Array; dx: Int32Array };
+function alongOffsets(k: number, half: number, w: number, shift = 0): Steps {
   const [ux, uy] = directionVector(k);
-  const out = new Int32Array(2 * half + 1);
+  const offsets = new Int32Array(2 * half + 1);
+  const dx = new Int32Array(2 * half + 1);
   let j = 0;
   for (let s = 0; s <= half; s++) {
     for (const t of s === 0 ? [0] : [s, -s]) {
       const x = Math.round(t * ux - shift * uy);
       const y = Math.round(t * uy + shift * ux);
-      out[j] = y * w + x;
+      offsets[j] = y * w + x;
+      dx[j] = x;
       j++;
     }
   }
-  return out;
+  return { offsets, dx };
 }
 
-type Geometry = { along: Int32Array[]; sides: Int32Array[][]; profile: Int32Array[][] };
+/** The lines of every direction, and how far (px, in x or y) the farthest of their steps lies from the centre. */
+type Geometry = { along: Steps[]; sides: Steps[][]; profile: Steps[][]; reach: number };
 
 /** Offsets of every line measured, per direction, for a plane `w` wide. */
 function geometry(w: number): Geometry {
-  const along: Int32Array[] = [];
-  const sides: Int32Array[][] = [];
-  const profile: Int32Array[][] = [];
+  const along: Steps[] = [];
+  const sides: Steps[][] = [];
+  const profile: Steps[][] = [];
   for (let k = 0; k < DIRECTION_COUNT; k++) {
     along.push(alongOffsets(k, HALVES[2], w));
     sides.push(SIDES.flatMap((d) => [alongOffsets(k, HALVES[1], w, d), alongOffsets(k, HALVES[1], w, -d)]));
-    const rows: Int32Array[] = [];
+    const rows: Steps[] = [];
     for (let o = -PROFILE.across; o <= PROFILE.across; o++) rows.push(alongOffsets(k, PROFILE.along, w, o));
     profile.push(rows);
   }
-  return { along, sides, profile };
+  let reach = 0;
+  for (const steps of [...along, ...sides.flat(), ...profile.flat()]) {
+    for (let j = 0; j < steps.dx.length; j++) {
+      const dx = steps.dx[j]!;
+      reach = Math.max(reach, Math.abs(dx), Math.abs((steps.offsets[j]! - dx) / w));
+    }
+  }
+  return { along, sides, profile, reach };
 }
 
-/** Whether a step q from a pixel in column x stays on the plane (n pixels): one that wrapped around a row edge
- * lands more than the line's reach away in x. */
-const onPlane = (q: number, n: number, w: number, x: number) => q >= 0 && q < n && Math.abs((q % w) - x) <= MARGIN;
+/*
+ * onPlane: whether step j of `steps` from pixel i (column x) stays on the plane (n pixels), a step that wrapped
+ * around a row edge landing more than the line's reach away in x: the pixel q reached is on the plane when
+ * 0 ≤ q < n and |q mod w − x| ≤ MARGIN. Its column is x + dx[j] when that is inside the row (every dx is within
+ * MARGIN), so the division is left for the steps past a side border (meanAt and prefixMeans test it inline).
+ */
 
-/** Mean of `p` over the first `count` offsets from `i`, bounds checked against (x, y) when `checked`. */
-function meanAt(p: Float32Array, i: number, offsets: Int32Array, count: number, w: number, h: number, checked: boolean): number {
+/** Mean of `p` over the first `count` steps from pixel i, those off the plane (onPlane) left out. */
+function meanAt(p: Float32Array, i: number, steps: Steps, count: number, w: number): number {
+  const { offsets, dx } = steps;
+  const n = p.length;
+  const x = i % w;
   let s = 0;
   let c = 0;
-  if (!checked) {
-    for (let j = 0; j < count; j++) s += p[i + offsets[j]!]!;
-    return s / count;
-  }
-  const x = i % w;
   for (let j = 0; j < count; j++) {
     const q = i + offsets[j]!;
-    if (!onPlane(q, p.length, w, x)) continue;
+    if (q < 0 || q >= n) continue;
+    const xx = x + dx[j]!;
+    if ((xx < 0 || xx >= w) && Math.abs((q % w) - x) > MARGIN) continue;
     s += p[q]!;
     c++;
   }
@@ -130,20 +149,22 @@ function meanAt(p: Float32Array, i: number, offsets: Int32Array, count: number, 
  * meanAt for several counts at once (ascending), into `out`: one pass over the longest, each shorter mean taken
  * on the way (the same sums in the same order, so the same values as separate calls).
  */
-function prefixMeans(p: Float32Array, i: number, offsets: Int32Array, counts: readonly number[], w: number, checked: boolean, out: Float64Array): void {
+function prefixMeans(p: Float32Array, i: number, steps: Steps, counts: readonly number[], w: number, out: Float64Array): void {
   let s = 0;
   let c = 0;
   let next = 0;
   const x = i % w;
   const last = counts[counts.length - 1]!;
+  const { offsets, dx } = steps;
+  const n = p.length;
   for (let j = 0; j < last; j++) {
     const q = i + offsets[j]!;
-    if (!checked || onPlane(q, p.length, w, x)) {
+    if (q >= 0 && q < n && ((x + dx[j]! >= 0 && x + dx[j]! < w) || Math.abs((q % w) - x) <= MARGIN)) {
       s += p[q]!;
       c++;
     }
     if (j + 1 === counts[next]) {
-      out[next] = checked ? (c ? s / c : 0) : s / counts[next]!;
+      out[next] = c ? s / c : 0;
       next++;
     }
   }
@@ -176,15 +197,130 @@ function localSpread(src: Float32Array, w: number, h: number, r: number): Float3
 }
 
 /**
+ * Whether every value of a plane is 0 or a multiple of 2⁻²⁵ in [0.25, 128): true of a median from medianPlane
+ * (k / 2.55 as a float). Then every running sum boxMean takes over a 7×7 window of the plane or of its squares
+ * (rows first, then the rows' means down the columns) is exact in double, so boxMean's value at a pixel is the
+ * same whatever order the window is summed in — and localSpreadAt can take it at the candidates alone.
+ */
+function quantised(src: Float32Array): boolean {
+  for (let i = 0; i < src.length; i++) {
+    const v = src[i]!;
+    if (v !== 0 && !(v >= 0.25 && v < 128 && Number.isInteger(v * 2 ** 25))) return false;
+  }
+  return true;
+}
+
+/**
+ * localSpread(src, w, h, r)[i] for r ≤ 3 on a quantised plane, from the window around pixel i alone: boxMean's
+ * row means (the row's sum over the columns inside the plane, divided by their count, as a float), their sum
+ * down the rows inside divided by their count (as a float), for the plane and its squares (as floats).
+ */
+function localSpreadAt(src: Float32Array, w: number, h: number, r: number, i: number): number {
+  const x = i % w;
+  const y = (i - x) / w;
+  const x0 = Math.max(0, x - r);
+  const x1 = Math.min(w - 1, x + r);
+  const y0 = Math.max(0, y - r);
+  const y1 = Math.min(h - 1, y + r);
+  const nx = x1 - x0 + 1;
+  let col = 0;
+  let col2 = 0;
+  for (let yy = y0; yy <= y1; yy++) {
+    let s = 0;
+    let s2 = 0;
+    for (let q = yy * w + x0, e = yy * w + x1; q <= e; q++) {
+      const v = src[q]!;
+      s += v;
+      s2 += Math.fround(v * v);
+    }
+    col += Math.fround(s / nx);
+    col2 += Math.fround(s2 / nx);
+  }
+  const ny = y1 - y0 + 1;
+  const m = Math.fround(col / ny);
+  const m2 = Math.fround(col2 / ny);
+  return Math.fround(Math.sqrt(Math.max(0, m2 - m * m)));
+}
+
+/**
  * How busy the ground is around each pixel: the median |r| over an 11×11 window, in grain spreads. A median, so a
  * stroke through the window (a tenth of its pixels) does not make its own ground look busy, while texture does
  * (a mean let a strong scratch on a clean plane read as texture). Kept in 32 steps per spread.
  */
 export function groundActivity(r: Float32Array, sigma: number, w: number, h: number): Promise<Float32Array> {
-  // A plain loop: Float32Array.from with a map function costs ~0.1 s per megapixel.
-  const spreads = new Float32Array(r.length);
-  for (let i = 0; i < r.length; i++) spreads[i] = Math.abs(r[i]!) / sigma;
-  return medianPlane(spreads, w, h, ACTIVITY_SIDE, 32);
+  return medianOfSteps(activitySteps(r, sigma), w, h, ACTIVITY_SIDE, ACTIVITY_STEPS);
+}
+
+/** Steps per grain spread of the ground activity. */
+const ACTIVITY_STEPS = 32;
+
+/** |r| in grain spreads, in ACTIVITY_STEPS steps per spread as medianPlane makes them of the spreads kept as floats. */
+function activitySteps(r: Float32Array, sigma: number): Uint8Array {
+  const u8 = new Uint8Array(r.length);
+  for (let i = 0; i < r.length; i++) u8[i] = toStep(Math.fround(Math.abs(r[i]!) / sigma) * ACTIVITY_STEPS);
+  return u8;
+}
+
+/**
+ * groundActivity at the candidates of `evidence` alone, put into their activity feature: the median of the 11×11
+ * window of steps around each, the plane extended past its borders by its edge pixels (as libvips's median takes
+ * it: the 61st of the 121 values), read back as medianPlane reads it. The window's counts per step are slid
+ * along a row from the previous candidate when it is near, else counted anew. A plane narrower or lower than
+ * the window goes through groundActivity (where libvips refuses it, as before).
+ */
+export async function withGroundActivity(evidence: Evidence, w: number, h: number): Promise<Evidence> {
+  const { candidates, values, residual } = evidence;
+  if (Math.min(w, h) < ACTIVITY_SIDE) return withActivity(evidence, await groundActivity(residual.r, residual.sigma, w, h));
+  const steps = activitySteps(residual.r, residual.sigma);
+  const side = ACTIVITY_SIDE;
+  const reach = side >> 1;
+  const rank = (side * side) >> 1;
+  const at = FEATURE_NAMES.indexOf('activity');
+  const value = new Float32Array(256);
+  for (let k = 0; k < 256; k++) value[k] = k / ACTIVITY_STEPS;
+  // The window's counts per step, its median step m and how many of its values lie below m.
+  const count = new Int32Array(256);
+  let m = 0;
+  let below = 0;
+  // The window's rows (clamped to the plane), as offsets, for the current row.
+  const rows = new Int32Array(side);
+  let px = 0;
+  let py = -1;
+  for (let c = 0; c < candidates.length; c++) {
+    const i = candidates[c]!;
+    const x = i % w;
+    const y = (i - x) / w;
+    if (y === py && x > px && x - px < side) {
+      // Slide the window right column by column: the column leaving it out, the one entering in (clamped).
+      for (let xx = px + 1; xx <= x; xx++) {
+        const out = Math.max(0, xx - reach - 1);
+        const into = Math.min(w - 1, xx + reach);
+        for (let j = 0; j < side; j++) {
+          const a = steps[rows[j]! + out]!;
+          const b = steps[rows[j]! + into]!;
+          count[a]!--;
+          count[b]!++;
+          below += (b < m ? 1 : 0) - (a < m ? 1 : 0);
+        }
+      }
+    } else {
+      if (y !== py) for (let j = 0; j < side; j++) rows[j] = Math.min(h - 1, Math.max(0, y - reach + j)) * w;
+      count.fill(0);
+      for (let xx = x - reach; xx <= x + reach; xx++) {
+        const cx = xx < 0 ? 0 : xx >= w ? w - 1 : xx;
+        for (let j = 0; j < side; j++) count[steps[rows[j]! + cx]!]!++;
+      }
+      m = 0;
+      below = 0;
+    }
+    px = x;
+    py = y;
+    // The median is the step m with at most `rank` values below it and more than `rank` up to it.
+    while (below + count[m]! <= rank) below += count[m++]!;
+    while (below > rank) below -= count[--m]!;
+    values[c * FEATURE_COUNT + at] = value[m]!;
+  }
+  return evidence;
 }
 
 /** The line field's block of full-resolution pixel i (the field is at half size), or −1 outside it. */
@@ -195,30 +331,97 @@ function fieldIndex(field: LineField, i: number, w: number): number {
 }
 
 /**
- * The evidence of every candidate pixel of plane L (w × h) with its residuals (5×5 and `wide`, 9×9), line field
- * and ground activity (groundActivity).
+ * The candidates of plane r (see CANDIDATE), as plane indices in order; one that is a candidate through its 9×9
+ * residual alone (measured even when no line runs through it) as −1 − its index.
  */
-export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity: Float32Array): Evidence {
-  const { r, sigma, median } = residual;
-  const n = w * h;
-  const cand: number[] = [];
-  // Pixels that are candidates through the 9×9 residual alone: measured even when no line runs through them.
-  const byWide = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = r[i]!;
-    if (Math.abs(v) > CANDIDATE.spreads * sigma) cand.push(i);
-    else if (Math.abs(v) > CANDIDATE.faint * sigma) {
-      const f = fieldIndex(field, i, w);
-      if (f >= 0 && v * field.best[f]! > 0 && Math.abs(field.best[f]!) > CANDIDATE.field * field.spread) cand.push(i);
-      else if (v * wide.r[i]! > 0 && Math.abs(wide.r[i]!) > CANDIDATE.wide * wide.sigma) {
-        cand.push(i);
-        byWide[i] = 1;
+function candidatesOf(r: Float32Array, sigma: number, w: number, h: number, wide: Residual, field: LineField): Int32Array {
+  const spreads = CANDIDATE.spreads * sigma;
+  const faint = CANDIDATE.faint * sigma;
+  const fieldLine = CANDIDATE.field * field.spread;
+  const wideLine = CANDIDATE.wide * wide.sigma;
+  const { best } = field;
+  let out = new Int32Array(Math.max(16, (w * h) >> 4));
+  let count = 0;
+  for (let y = 0; y < h; y++) {
+    // The field's row, or −1 below it.
+    const fy = y >> 1 < field.height ? (y >> 1) * field.width : -1;
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const v = r[i]!;
+      const a = Math.abs(v);
+      let c: number;
+      if (a > spreads) c = i;
+      else if (a > faint) {
+        const f = fy >= 0 && x >> 1 < field.width ? fy + (x >> 1) : -1;
+        if (f >= 0 && v * best[f]! > 0 && Math.abs(best[f]!) > fieldLine) c = i;
+        else if (v * wide.r[i]! > 0 && Math.abs(wide.r[i]!) > wideLine) c = -1 - i;
+        else continue;
+      } else continue;
+      if (count === out.length) {
+        const grown = new Int32Array(2 * out.length);
+        grown.set(out);
+        out = grown;
       }
+      out[count++] = c;
     }
   }
-  const abs = new Float32Array(n);
-  for (let i = 0; i < n; i++) abs[i] = Math.abs(r[i]!);
-  const ground = localSpread(median, w, h, 3);
+  return out.subarray(0, count);
+}
+
+/**
+ * The sums of p along three lines around pixel i (their offsets at o0, o1 and o2 in `offsets`, steps from … to),
+ * added to acc[0 … 2], with no bound checks. Each line is summed in its own order; the three are interleaved so
+ * that no addition waits on the one before it.
+ */
+function sumsAlong3(p: Float32Array, i: number, offsets: Int32Array, o0: number, o1: number, o2: number, from: number, to: number, acc: Float64Array): void {
+  let a = acc[0]!;
+  let b = acc[1]!;
+  let c = acc[2]!;
+  for (let j = from; j < to; j++) {
+    a += p[i + offsets[o0 + j]!]!;
+    b += p[i + offsets[o1 + j]!]!;
+    c += p[i + offsets[o2 + j]!]!;
+  }
+  acc[0] = a;
+  acc[1] = b;
+  acc[2] = c;
+}
+
+/** sumsAlong3 of four lines (o0 … o3), from 0, into acc[0 … 3]. */
+function sumsAlong4(p: Float32Array, i: number, offsets: Int32Array, o0: number, o1: number, o2: number, o3: number, count: number, acc: Float64Array): void {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  for (let j = 0; j < count; j++) {
+    a += p[i + offsets[o0 + j]!]!;
+    b += p[i + offsets[o1 + j]!]!;
+    c += p[i + offsets[o2 + j]!]!;
+    d += p[i + offsets[o3 + j]!]!;
+  }
+  acc[0] = a;
+  acc[1] = b;
+  acc[2] = c;
+  acc[3] = d;
+}
+
+/** Every direction's offsets of one kind in one array, `stride` apart (for the unchecked interior). */
+function flat(lists: Steps[], stride: number): Int32Array {
+  const out = new Int32Array(lists.length * stride);
+  lists.forEach((steps, k) => out.set(steps.offsets, k * stride));
+  return out;
+}
+
+/**
+ * The evidence of every candidate pixel of plane L (w × h) with its residuals (5×5 and `wide`, 9×9), line field
+ * and ground activity (groundActivity). Without `activity`, its feature is left for withGroundActivity (which
+ * takes it at the candidates alone) or withActivity.
+ */
+export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity?: Float32Array): Evidence {
+  const { r, sigma, median } = residual;
+  const cand = candidatesOf(r, sigma, w, h, wide, field);
+  // The ground's spread at the candidates alone when the median allows it (quantised), else as a plane.
+  const ground = quantised(median) ? null : localSpread(median, w, h, GROUND_RADIUS);
   const lineSigma = lineSpread(r, w, h);
   const geo = geometry(w);
   const values = new Float32Array(cand.length * FEATURE_COUNT);
@@ -226,17 +429,38 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
   const kept = new Int32Array(cand.length);
   const coarse = new Float32Array(DIRECTION_COUNT / 2);
   const counts = HALVES.map((half) => 2 * half + 1);
+  const [n9, n21, n41] = counts as [number, number, number];
+  if (DIRECTION_COUNT % 6 !== 0 || SIDES.length !== 2 || 2 * PROFILE.across + 1 !== 7) throw new Error('measureEvidence: line groups of 3 and 4 assumed');
   const profile = new Float32Array(2 * PROFILE.across + 1);
   const line = new Float64Array(3);
   const means = new Float64Array(3);
+  // The interior's offsets, flat: per direction the line (41), the four side lines (21 each), the profile's rows (11 each).
+  const alongFlat = flat(geo.along, n41);
+  const sideCount = 2 * SIDES.length;
+  const sidesFlat = flat(geo.sides.flat(), n21);
+  const rows = 2 * PROFILE.across + 1;
+  const rowLength = 2 * PROFILE.along + 1;
+  const profileFlat = flat(geo.profile.flat(), rowLength);
+  // Sums of three or four lines at a time (sumsAlong3, sumsAlong4), and the three refined lines' at 9, 21, 41 px.
+  const acc = new Float64Array(4);
+  const refined = new Float64Array(9);
+  const vertical = Float64Array.from({ length: DIRECTION_COUNT }, (_, k) => Math.abs(directionVector(k)[1]));
+  const strong = CANDIDATE.strong * sigma;
+  // Pixels this far from every border have every step of their lines and of the speck ring on the plane: they are
+  // measured without bound checks (the same sums: nothing to leave out).
+  const inside = Math.max(geo.reach, RING.outer);
+  const fieldLine = CANDIDATE.field * field.spread;
   let c = 0;
-  for (const i of cand) {
+  for (let q = 0; q < cand.length; q++) {
+    const byWide = cand[q]! < 0;
+    const i = byWide ? -1 - cand[q]! : cand[q]!;
     const x = i % w;
     const y = (i - x) / w;
-    const checked = x < MARGIN || y < MARGIN || x >= w - MARGIN || y >= h - MARGIN;
+    const checked = x < inside || y < inside || x >= w - inside || y >= h - inside;
     const sign = r[i]! >= 0 ? 1 : -1;
+    const abs = Math.abs(r[i]!);
     const f = fieldIndex(field, i, w);
-    const along = f >= 0 && sign * field.best[f]! > CANDIDATE.field * field.spread;
+    const along = f >= 0 && sign * field.best[f]! > fieldLine;
     let best: number;
     let directional: number;
     if (along) {
@@ -248,65 +472,88 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
       let coarseBest = 0;
       let coarseSum = 0;
       for (let k = 0; k < coarse.length; k++) {
-        coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, counts[1], w, h, checked);
+        if (checked) coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, n21, w);
+        else if (k % 3 === 0) {
+          // Directions k, k + 1, k + 2 (every other of the 36) at once.
+          const o = 2 * k * n41;
+          acc[0] = acc[1] = acc[2] = 0;
+          sumsAlong3(r, i, alongFlat, o, o + 2 * n41, o + 4 * n41, 0, n21, acc);
+          for (let m = 0; m < 3; m++) coarse[k + m] = sign * (acc[m]! / n21);
+        }
         coarseSum += coarse[k]!;
         if (coarse[k]! > coarse[coarseBest]!) coarseBest = k;
       }
-      if (abs[i]! < CANDIDATE.strong * sigma && coarse[coarseBest]! < CANDIDATE.line * lineSigma && !byWide[i]) continue;
+      if (abs < strong && coarse[coarseBest]! < CANDIDATE.line * lineSigma && !byWide) continue;
       best = 2 * coarseBest;
       directional = (coarse[coarseBest]! - coarseSum / coarse.length) / lineSigma;
     }
     line.fill(-Infinity);
     const around = best;
+    if (!checked) {
+      // The three directions' sums at 9, 21 and 41 px (refined[3 · step + t] for direction around − 1 + t).
+      const o0 = ((around + DIRECTION_COUNT - 1) % DIRECTION_COUNT) * n41;
+      const o1 = around * n41;
+      const o2 = ((around + 1) % DIRECTION_COUNT) * n41;
+      acc[0] = acc[1] = acc[2] = 0;
+      for (let step = 0; step < 3; step++) {
+        sumsAlong3(r, i, alongFlat, o0, o1, o2, step ? counts[step - 1]! : 0, counts[step]!, acc);
+        for (let t = 0; t < 3; t++) refined[3 * step + t] = acc[t]!;
+      }
+    }
     for (let k = around - 1; k <= around + 1; k++) {
       const kk = (k + DIRECTION_COUNT) % DIRECTION_COUNT;
-      prefixMeans(r, i, geo.along[kk]!, counts, w, checked, means);
+      if (checked) prefixMeans(r, i, geo.along[kk]!, counts, w, means);
+      else {
+        const t = k - around + 1;
+        means[0] = refined[t]! / n9;
+        means[1] = refined[3 + t]! / n21;
+        means[2] = refined[6 + t]! / n41;
+      }
       if (sign * means[1]! > line[1]!) {
-        for (let q = 0; q < 3; q++) line[q] = sign * means[q]!;
+        for (let m = 0; m < 3; m++) line[m] = sign * means[m]!;
         best = kk;
       }
     }
     let side2 = 0;
     let side4 = 0;
-    geo.sides[best]!.forEach((offsets, j) => {
-      const v = Math.abs(meanAt(r, i, offsets, counts[1], w, h, checked));
+    if (!checked) {
+      const o = best * sideCount * n21;
+      sumsAlong4(r, i, sidesFlat, o, o + n21, o + 2 * n21, o + 3 * n21, n21, acc);
+    }
+    for (let j = 0; j < sideCount; j++) {
+      const v = Math.abs(checked ? meanAt(r, i, geo.sides[best]![j]!, n21, w) : acc[j]! / n21);
       if (j < 2) side2 = Math.max(side2, v);
       else side4 = Math.max(side4, v);
-    });
-    geo.profile[best]!.forEach((offsets, j) => {
-      profile[j] = meanAt(L, i, offsets, offsets.length, w, h, checked);
-    });
+    }
+    if (checked) for (let j = 0; j < rows; j++) profile[j] = meanAt(L, i, geo.profile[best]![j]!, rowLength, w);
+    else {
+      // Rows 0 … 3, then 4 … 6.
+      const o = best * rows * rowLength;
+      sumsAlong4(L, i, profileFlat, o, o + rowLength, o + 2 * rowLength, o + 3 * rowLength, rowLength, acc);
+      for (let j = 0; j < 4; j++) profile[j] = acc[j]! / rowLength;
+      acc[0] = acc[1] = acc[2] = 0;
+      sumsAlong3(L, i, profileFlat, o + 4 * rowLength, o + 5 * rowLength, o + 6 * rowLength, 0, rowLength, acc);
+      for (let j = 4; j < rows; j++) profile[j] = acc[j - 4]! / rowLength;
+    }
     const last = profile.length - 1;
     const mid = PROFILE.across;
     const base = (profile[0]! + profile[last]!) / 2;
     const peak = sign * (profile[mid]! - base);
     let width = 0;
     for (let j = 0; j <= last; j++) if (sign * (profile[j]! - base) > 0.5 * peak) width++;
-    let ring = 0;
-    for (let oy = -RING.outer; oy <= RING.outer; oy++) {
-      const yy = y + oy;
-      if (yy < 0 || yy >= h) continue;
-      for (let ox = -RING.outer; ox <= RING.outer; ox++) {
-        if (Math.max(Math.abs(ox), Math.abs(oy)) <= RING.inner) continue;
-        const xx = x + ox;
-        if (xx < 0 || xx >= w) continue;
-        const v = sign * r[yy * w + xx]!;
-        if (v > ring) ring = v;
-      }
-    }
-    const [, uy] = directionVector(best);
+    const ring = checked ? ringPeak(r, x, y, w, h, sign) : ringPeakInside(r, i, w, sign);
     const o = c * FEATURE_COUNT;
-    values[o] = abs[i]! / sigma;
+    values[o] = abs / sigma;
     values[o + 1] = line[0]! / lineSigma;
     values[o + 2] = line[1]! / lineSigma;
     values[o + 3] = line[2]! / lineSigma;
     values[o + 4] = directional;
     values[o + 5] = side2 / lineSigma;
     values[o + 6] = side4 / lineSigma;
-    values[o + 7] = activity[i]!;
-    values[o + 8] = (abs[i]! - ring) / sigma;
-    values[o + 9] = ground[i]! / sigma;
-    values[o + 10] = Math.abs(uy);
+    if (activity) values[o + 7] = activity[i]!;
+    values[o + 8] = (abs - ring) / sigma;
+    values[o + 9] = (ground ? ground[i]! : localSpreadAt(median, w, h, GROUND_RADIUS, i)) / sigma;
+    values[o + 10] = vertical[best]!;
     values[o + 11] = Math.abs(profile[mid - 2]! - profile[mid + 2]!) / sigma;
     values[o + 12] = Math.abs(profile[0]! - profile[last]!) / sigma;
     values[o + 13] = width;
@@ -320,4 +567,47 @@ export function measureEvidence(L: Float32Array, w: number, h: number, residual:
     c++;
   }
   return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, wide, lineSigma };
+}
+
+/** The speck test's ring: the largest residual of the pixel's sign (at least 0) between RING.inner and RING.outer
+ * px around (x, y), within the plane. */
+function ringPeak(r: Float32Array, x: number, y: number, w: number, h: number, sign: number): number {
+  let ring = 0;
+  for (let oy = -RING.outer; oy <= RING.outer; oy++) {
+    const yy = y + oy;
+    if (yy < 0 || yy >= h) continue;
+    for (let ox = -RING.outer; ox <= RING.outer; ox++) {
+      if (Math.max(Math.abs(ox), Math.abs(oy)) <= RING.inner) continue;
+      const xx = x + ox;
+      if (xx < 0 || xx >= w) continue;
+      const v = sign * r[yy * w + xx]!;
+      if (v > ring) ring = v;
+    }
+  }
+  return ring;
+}
+
+/** ringPeak for a pixel i at least RING.outer px from every border: the rows above and below the inner square
+ * whole, the rows beside it in two pieces. */
+function ringPeakInside(r: Float32Array, i: number, w: number, sign: number): number {
+  const { outer, inner } = RING;
+  let ring = 0;
+  for (let oy = -outer; oy <= outer; oy++) {
+    const row = i + oy * w;
+    const beside = Math.abs(oy) <= inner;
+    for (let ox = -outer; ox <= outer; ox++) {
+      if (beside && ox === -inner) ox = inner + 1;
+      const v = sign * r[row + ox]!;
+      if (v > ring) ring = v;
+    }
+  }
+  return ring;
+}
+
+/** Puts each candidate's ground activity (groundActivity) into evidence measured without it. */
+export function withActivity(evidence: Evidence, activity: Float32Array): Evidence {
+  const { candidates, values } = evidence;
+  const at = FEATURE_NAMES.indexOf('activity');
+  for (let c = 0; c < candidates.length; c++) values[c * FEATURE_COUNT + at] = activity[candidates[c]!]!;
+  return evidence;
 }

@@ -1,4 +1,4 @@
-import { downsample, fitSize, upsample } from '../planes';
+import { bilinearSampler, downsample, fitSize, upsample } from '../planes';
 import { detectDamage } from './detector';
 import { grow } from '../masks';
 import { withFlanks } from './paths';
@@ -34,9 +34,10 @@ type Size = { width: number; height: number };
 /**
  * The damage mask (pixels to fill) of a working plane `Lw` with its 5×5 median `med` and pixel noise `grain`.
  * Borderline damage is filled partly (`weight`) on a plane searched at its own size; a search on a smaller copy
- * keeps only the sure damage.
+ * keeps only the sure damage. The median may still be being made: the search starts without it (the periodic
+ * textures) and awaits it when it needs it.
  */
-export async function findDamage(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number, oversampled = false): Promise<DamageMask> {
+export async function findDamage(Lw: Float32Array, med: Float32Array | Promise<Float32Array>, w: number, h: number, grain: number, oversampled = false): Promise<DamageMask> {
   const size = searchSize(w, h, oversampled);
   if (size.width === w && size.height === h) return detectDamage(Lw, w, h, med);
   return { mask: await searchedSmaller(Lw, med, w, h, grain, size) };
@@ -62,10 +63,7 @@ export function fineShare(L: Float32Array, w: number, h: number): number {
   const octave = (P: Float32Array, pw: number, ph: number) => {
     const s = fitSize(pw, ph, Math.max(pw, ph) / 2);
     const small = downsample(P, pw, ph, s.width, s.height);
-    const back = upsample(small, s.width, s.height, pw, ph);
-    const lost = new Float32Array(pw * ph);
-    for (let i = 0; i < lost.length; i++) lost[i] = P[i]! - back[i]!;
-    return { small, size: s, spread: robustSpread(lost) };
+    return { small, size: s, spread: lostSpread(P, small, pw, ph, s.width, s.height) };
   };
   const finest = octave(L, w, h);
   const next = octave(finest.small, finest.size.width, finest.size.height);
@@ -73,11 +71,31 @@ export function fineShare(L: Float32Array, w: number, h: number): number {
 }
 
 /**
+ * robustSpread of what plane P (pw × ph) loses in its smaller copy `small` (sw × sh): P minus `small` upsampled,
+ * as floats, taken at robustSpread's own samples alone (every step-th pixel of a large plane; those samples are
+ * fewer than 400 000, so robustSpread takes every one of them).
+ */
+function lostSpread(P: Float32Array, small: Float32Array, pw: number, ph: number, sw: number, sh: number): number {
+  const n = pw * ph;
+  const step = Math.max(1, Math.floor(n / 200_000));
+  // upsample returns a copy of a plane of its own size.
+  const same = sw === pw && sh === ph;
+  const back = bilinearSampler(sw, sh, pw, ph);
+  const lost = new Float32Array(Math.ceil(n / step));
+  for (let i = 0, j = 0; i < n; i += step, j++) {
+    const x = i % pw;
+    lost[j] = P[i]! - (same ? small[i]! : back(small, x, (i - x) / pw));
+  }
+  return robustSpread(lost);
+}
+
+/**
  * The damage of a working plane searched on a smaller copy (dw × dh), refined on the working plane: inside the
  * upsampled band of what was found, the pixels that stand out of the median by more than the grain.
  */
-async function searchedSmaller(Lw: Float32Array, med: Float32Array, w: number, h: number, grain: number, { width: dw, height: dh }: Size): Promise<Uint8Array> {
+async function searchedSmaller(Lw: Float32Array, pendingMedian: Float32Array | Promise<Float32Array>, w: number, h: number, grain: number, { width: dw, height: dh }: Size): Promise<Uint8Array> {
   const coarse = (await detectDamage(downsample(Lw, w, h, dw, dh), dw, dh)).core;
+  const med = await pendingMedian;
   const band = upsample(Float32Array.from(coarse), dw, dh, w, h);
   const mask = new Uint8Array(w * h);
   for (let i = 0; i < mask.length; i++) if (band[i]! > BAND && Math.abs(Lw[i]! - med[i]!) > REFINE_SPREADS * grain) mask[i] = 1;

@@ -34,91 +34,192 @@ export function halfSums(r: Float32Array, w: number, h: number): { plane: Float3
 }
 
 /**
- * Line means of `p` (w × h) over `half` steps each way along the digital lines of slope `t` (|t| ≤ 1: x-major),
- * for every pixel, into `out` (NaN where fewer than half the steps fall inside the plane).
+ * The inside range of every chain of one direction: chain c holds the pixel at step j (0 ≤ j < len, along the
+ * major axis) whose minor coordinate c + lo + off[j] is in 0 … size − 1. off is monotonic, so that is one
+ * interval of steps, found by bisection: first[c] … last[c] (len, −1 when empty).
  */
-function sweep(p: Float32Array, w: number, h: number, t: number, half: number, out: Float32Array): void {
-  const off = new Int32Array(w);
-  for (let x = 0; x < w; x++) off[x] = Math.round(x * t);
-  // Chains c = y − off[x] − lo, each a digital line; running sums per chain, chain-major with one leading 0.
-  // y − off[x] runs from −max(off) (a line entering from above) to h − 1 − min(off) (one entering from below).
-  const lo = -Math.max(0, off[w - 1]!);
-  const chains = h + Math.abs(off[w - 1]!);
-  const S = new Float32Array(chains * (w + 1));
-  // The x range where each chain is inside the plane (off is monotonic, so it is one interval).
-  const first = new Int32Array(chains).fill(w);
-  const last = new Int32Array(chains).fill(-1);
+function chainRanges(off: Int32Array, len: number, lo: number, size: number, chains: number, first: Int32Array, last: Int32Array): void {
+  const rising = off[len - 1]! >= off[0]!;
+  // The first step where the minor coordinate is at or above `bound` (rising) or below it (falling): from there
+  // on it stays so.
+  const firstPast = (c: number, bound: number): number => {
+    let a = 0;
+    let b = len;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      const v = c + lo + off[m]!;
+      if (rising ? v >= bound : v < bound) b = m;
+      else a = m + 1;
+    }
+    return a;
+  };
   for (let c = 0; c < chains; c++) {
-    const row = c * (w + 1);
-    let sum = 0;
-    for (let x = 0; x < w; x++) {
-      const y = c + lo + off[x]!;
-      if (y >= 0 && y < h) {
-        sum += p[y * w + x]!;
-        if (first[c] === w) first[c] = x;
-        last[c] = x;
+    const from = rising ? firstPast(c, 0) : firstPast(c, size);
+    const to = (rising ? firstPast(c, size) : firstPast(c, 0)) - 1;
+    first[c] = from <= to ? from : len;
+    last[c] = from <= to ? to : -1;
+  }
+}
+
+/**
+ * One direction of the line field of `p` (w × h): the line means over `half` steps each way along the digital
+ * lines of slope `t` (|t| ≤ 1; x-major, or y-major when `yMajor`: x advances by t per row), for every pixel,
+ * merged into the field as they come (NaN where fewer than half the steps fall inside the plane: not merged), and
+ * kept in `keep` when given. Each line's running sum is taken along it from where it enters the plane, in double,
+ * and kept (as a float) at each of its pixels in `P`: a line mean is the difference of two of them.
+ */
+function sweep(p: Float32Array, w: number, h: number, t: number, yMajor: boolean, half: number, k: number, field: FieldSums, keep: Float32Array | null): void {
+  const { P, sums, first, last, best, mean, direction } = field;
+  // Steps along the major axis, the minor axis's size.
+  const len = yMajor ? h : w;
+  const size = yMajor ? w : h;
+  const off = new Int32Array(len);
+  for (let j = 0; j < len; j++) off[j] = Math.round(j * t);
+  // Chains c = minor − off[major] − lo, each a digital line; minor − off[major] runs from −max(off) (a line
+  // entering from above or the left) to size − 1 − min(off).
+  const lo = -Math.max(0, off[len - 1]!);
+  const chains = size + Math.abs(off[len - 1]!);
+  chainRanges(off, len, lo, size, chains, first, last);
+  sums.fill(0, 0, chains);
+  const whole = 2 * half + 1;
+  if (!yMajor) {
+    // Rows in the order the lines run through them (down when they descend, up when they climb), so each
+    // line's pixels come in order of x.
+    const down = off[len - 1]! >= 0;
+    for (let r = 0; r < h; r++) {
+      const y = down ? r : h - 1 - r;
+      const o = y * w;
+      for (let x = 0; x < w; x++) {
+        const c = y - off[x]! - lo;
+        const sum = sums[c]! + p[o + x]!;
+        sums[c] = sum;
+        P[o + x] = sum;
       }
-      S[row + x + 1] = sum;
+    }
+    for (let y = 0; y < h; y++) {
+      const o = y * w;
+      for (let x = 0; x < w; x++) {
+        // The line through (x, y) is at row base + off[j] at column j.
+        const base = y - off[x]!;
+        const c = base - lo;
+        const f = first[c]!;
+        const l = last[c]!;
+        let v: number;
+        if (x - half > f && x + half <= l) {
+          // Inside: the whole line, and a sum before its start.
+          v = Math.fround((P[(base + off[x + half]!) * w + x + half]! - P[(base + off[x - half - 1]!) * w + x - half - 1]!) / whole);
+        } else {
+          const x0 = Math.max(f, x - half);
+          const x1 = Math.min(l, x + half);
+          const n = x1 - x0 + 1;
+          v = NaN;
+          if (n > half) {
+            const before = x0 > f ? P[(base + off[x0 - 1]!) * w + x0 - 1]! : 0;
+            v = Math.fround((P[(base + off[x1]!) * w + x1]! - before) / n);
+          }
+        }
+        if (keep) keep[o + x] = v;
+        if (Number.isNaN(v)) continue;
+        const m = Math.abs(v);
+        mean[o + x]! += m / LINE_DIRECTIONS;
+        if (m > Math.abs(best[o + x]!)) {
+          best[o + x] = v;
+          direction[o + x] = k;
+        }
+      }
+    }
+    return;
+  }
+  // Every row holds one pixel of each line crossing it, so rows in order give each line's pixels in order of y.
+  for (let y = 0; y < h; y++) {
+    const c0 = -lo - off[y]!;
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      const c = c0 + x;
+      const sum = sums[c]! + p[o + x]!;
+      sums[c] = sum;
+      P[o + x] = sum;
     }
   }
   for (let y = 0; y < h; y++) {
     const o = y * w;
+    // Where the line through (x, y) is half steps ahead and half + 1 behind, for lines inside there.
+    const ahead = y + half < h ? (y + half) * w + off[y + half]! : 0;
+    const behind = y - half - 1 >= 0 ? (y - half - 1) * w + off[y - half - 1]! : 0;
     for (let x = 0; x < w; x++) {
-      const c = y - off[x]! - lo;
-      const row = c * (w + 1);
-      const x0 = Math.max(first[c]!, x - half);
-      const x1 = Math.min(last[c]!, x + half);
-      const n = x1 - x0 + 1;
-      out[o + x] = n > half ? (S[row + x1 + 1]! - S[row + x0]!) / n : NaN;
+      // The line through (x, y) is at column base + off[j] in row j.
+      const base = x - off[y]!;
+      const c = base - lo;
+      const f = first[c]!;
+      const l = last[c]!;
+      let v: number;
+      if (y - half > f && y + half <= l) {
+        v = Math.fround((P[ahead + base]! - P[behind + base]!) / whole);
+      } else {
+        const y0 = Math.max(f, y - half);
+        const y1 = Math.min(l, y + half);
+        const n = y1 - y0 + 1;
+        if (n <= half) continue;
+        const before = y0 > f ? P[(y0 - 1) * w + base + off[y0 - 1]!]! : 0;
+        v = Math.fround((P[y1 * w + base + off[y1]!]! - before) / n);
+      }
+      if (Number.isNaN(v)) continue;
+      const m = Math.abs(v);
+      mean[o + x]! += m / LINE_DIRECTIONS;
+      if (m > Math.abs(best[o + x]!)) {
+        best[o + x] = v;
+        direction[o + x] = k;
+      }
     }
   }
 }
 
-function transpose(p: Float32Array, w: number, h: number): Float32Array {
-  const t = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) t[x * h + y] = p[y * w + x]!;
-  return t;
-}
+/** The field being built and the sweeps' scratch. */
+type FieldSums = {
+  best: Float32Array;
+  mean: Float32Array;
+  direction: Uint8Array;
+  /** Running sums along the lines, at their pixels. */
+  P: Float32Array;
+  /** Per line: its running sum, and the steps where it enters and leaves the plane. */
+  sums: Float64Array;
+  first: Int32Array;
+  last: Int32Array;
+};
 
 /** The line field of plane `p` (w × h) at `half` steps each way. */
 export function lineField(p: Float32Array, w: number, h: number, half: number): LineField {
   const n = w * h;
-  const best = new Float32Array(n);
-  const mean = new Float32Array(n);
-  const direction = new Uint8Array(n);
-  const pt = transpose(p, w, h);
-  const out = new Float32Array(n);
-  const outT = new Float32Array(n);
-  let horizontal: Float32Array | null = null;
-  for (let k = 0; k < LINE_DIRECTIONS; k++) {
-    const a = (k * Math.PI) / LINE_DIRECTIONS;
-    const xMajor = Math.abs(Math.cos(a)) >= Math.abs(Math.sin(a));
-    // A y-major direction is swept on the transposed plane, where x advances by cot a per row.
-    if (xMajor) sweep(p, w, h, Math.tan(a), half, out);
-    else sweep(pt, h, w, 1 / Math.tan(a), half, outT);
-    if (k === 0) horizontal = out.slice();
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const i = y * w + x;
-        const v = xMajor ? out[i]! : outT[x * h + y]!;
-        if (Number.isNaN(v)) continue;
-        const m = Math.abs(v);
-        mean[i]! += m / LINE_DIRECTIONS;
-        if (m > Math.abs(best[i]!)) {
-          best[i] = v;
-          direction[i] = k;
-        }
-      }
+  const chains = w + h;
+  const field: FieldSums = {
+    best: new Float32Array(n),
+    mean: new Float32Array(n),
+    direction: new Uint8Array(n),
+    P: new Float32Array(n),
+    sums: new Float64Array(chains),
+    first: new Int32Array(chains),
+    last: new Int32Array(chains),
+  };
+  const horizontal = new Float32Array(n);
+  if (n) {
+    for (let k = 0; k < LINE_DIRECTIONS; k++) {
+      const a = (k * Math.PI) / LINE_DIRECTIONS;
+      const xMajor = Math.abs(Math.cos(a)) >= Math.abs(Math.sin(a));
+      // A y-major direction advances x by cot a per row.
+      sweep(p, w, h, xMajor ? Math.tan(a) : 1 / Math.tan(a), !xMajor, half, k, field, k === 0 ? horizontal : null);
     }
   }
-  return { width: w, height: h, best, mean, direction, spread: spreadOf(horizontal!) };
+  const { best, mean, direction } = field;
+  return { width: w, height: h, best, mean, direction, spread: spreadOf(horizontal) };
 }
 
 /** 1.4826 · median |x| of the finite values (a strided sample). */
 function spreadOf(x: Float32Array): number {
   const step = Math.max(1, Math.floor(x.length / 50_000));
-  const s: number[] = [];
-  for (let i = 0; i < x.length; i += step) if (!Number.isNaN(x[i]!)) s.push(Math.abs(x[i]!));
-  s.sort((a, b) => a - b);
-  return Math.max(1e-3, 1.4826 * (s[s.length >> 1] ?? 0));
+  const s = new Float64Array(Math.ceil(x.length / step));
+  let count = 0;
+  for (let i = 0; i < x.length; i += step) if (!Number.isNaN(x[i]!)) s[count++] = Math.abs(x[i]!);
+  // A typed array sorts numerically, as the comparator a − b did.
+  const sorted = s.subarray(0, count).sort();
+  return Math.max(1e-3, 1.4826 * (sorted[count >> 1] ?? 0));
 }

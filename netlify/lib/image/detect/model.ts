@@ -55,11 +55,32 @@ export function predict(net: Network, values: Float32Array, names: readonly stri
   const { mean, scale, W1, b1, W2 } = pack(net);
   const out = new Float32Array(count);
   const z = new Float64Array(F);
+  const b2 = net.b2;
   for (let c = 0; c < count; c++) {
     const o = c * F;
     for (let k = 0; k < F; k++) z[k] = (squash(values[o + k]!) - mean[k]!) / scale[k]!;
-    let s = net.b2;
-    for (let j = 0; j < H; j++) {
+    let s = b2;
+    let j = 0;
+    // Four hidden units at a time, each unit's sum in its own order (they no longer wait on one another).
+    for (; j + 4 <= H; j += 4) {
+      const r = j * F;
+      let a0 = b1[j]!;
+      let a1 = b1[j + 1]!;
+      let a2 = b1[j + 2]!;
+      let a3 = b1[j + 3]!;
+      for (let k = 0; k < F; k++) {
+        const zk = z[k]!;
+        a0 += W1[r + k]! * zk;
+        a1 += W1[r + F + k]! * zk;
+        a2 += W1[r + 2 * F + k]! * zk;
+        a3 += W1[r + 3 * F + k]! * zk;
+      }
+      s += W2[j]! * Math.tanh(a0);
+      s += W2[j + 1]! * Math.tanh(a1);
+      s += W2[j + 2]! * Math.tanh(a2);
+      s += W2[j + 3]! * Math.tanh(a3);
+    }
+    for (; j < H; j++) {
       let a = b1[j]!;
       const r = j * F;
       for (let k = 0; k < F; k++) a += W1[r + k]! * z[k]!;

@@ -38,17 +38,30 @@ export type DamageObjects = {
 const feature = (name: (typeof FEATURE_NAMES)[number]) => FEATURE_NAMES.indexOf(name);
 const SUMMED = ['residual', 'line41', 'activity', 'ground', 'side2', 'speck', 'asymmetry', 'edge', 'light', 'wide'].map((n) => feature(n as (typeof FEATURE_NAMES)[number]));
 
-/** 8-connected components of the candidates whose probability passes OBJECT_FLOOR, and each pixel's candidate index. */
-function components(ev: Evidence, p: Float32Array, w: number, h: number): { pixels: Int32Array[]; index: Int32Array } {
+/**
+ * The likely pixels (candidates whose probability passes OBJECT_FLOOR): their 8-connected components, each pixel's
+ * candidate index (−1 for the others), and their count per integral image (w + 1) × (h + 1), for crowding.
+ */
+export type LikelyPixels = { parts: Int32Array[]; index: Int32Array; S: Int32Array };
+
+export function likelyPixels(ev: Evidence, p: Float32Array, w: number, h: number): LikelyPixels {
   const index = new Int32Array(w * h).fill(-1);
   const likely = new Uint8Array(w * h);
-  ev.candidates.forEach((i, c) => {
-    if (p[c]! <= OBJECT_FLOOR) return;
-    index[i] = c;
-    likely[i] = 1;
-  });
+  const { candidates } = ev;
+  for (let c = 0; c < candidates.length; c++) {
+    if (p[c]! <= OBJECT_FLOOR) continue;
+    index[candidates[c]!] = c;
+    likely[candidates[c]!] = 1;
+  }
   const { label, boxes } = maskComponents(likely, w, h, 0);
-  return { pixels: regionPixels(label, boxes.length), index };
+  const S = new Int32Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const own = likely[y * w + x]!;
+      S[(y + 1) * (w + 1) + x + 1] = own + S[y * (w + 1) + x + 1]! + S[(y + 1) * (w + 1) + x]! - S[y * (w + 1) + x]!;
+    }
+  }
+  return { parts: regionPixels(label, boxes.length), index, S };
 }
 
 /** Principal axis, its length and width (px) and straightness of a set of pixels. */
@@ -172,19 +185,13 @@ function countParallels(values: Float32Array, axis: Float32Array, centres: Float
 
 /**
  * Components of likely pixels (probability `p` per candidate) and their descriptions; with `join`, the pieces of
- * one straight line are joined first (chains.ts).
+ * one straight line are joined first (chains.ts). `likely` (likelyPixels of the same evidence and probabilities)
+ * is found once when both descriptions are made.
  */
-export function damageObjects(L: Float32Array, ev: Evidence, p: Float32Array, w: number, h: number, join = false): DamageObjects {
-  const { pixels: parts, index } = components(ev, p, w, h);
+export function damageObjects(L: Float32Array, ev: Evidence, p: Float32Array, w: number, h: number, join = false, likely: LikelyPixels = likelyPixels(ev, p, w, h)): DamageObjects {
+  const { parts, index, S } = likely;
   const pixels = join ? joinCollinear(parts, ev.residual.r, w) : parts;
-  // Likely pixels per integral image, for crowding: how many others share the neighbourhood.
-  const S = new Int32Array((w + 1) * (h + 1));
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const own = index[y * w + x]! >= 0 ? 1 : 0;
-      S[(y + 1) * (w + 1) + x + 1] = own + S[y * (w + 1) + x + 1]! + S[(y + 1) * (w + 1) + x]! - S[y * (w + 1) + x]!;
-    }
-  }
+  // Likely pixels per integral image (S), for crowding: how many others share the neighbourhood.
   const boxCount = (x0: number, y0: number, x1: number, y1: number) =>
     S[(y1 + 1) * (w + 1) + x1 + 1]! - S[y0 * (w + 1) + x1 + 1]! - S[(y1 + 1) * (w + 1) + x0]! + S[y0 * (w + 1) + x0]!;
   const values = new Float32Array(pixels.length * OBJECT_FEATURE_COUNT);
@@ -201,7 +208,8 @@ export function damageObjects(L: Float32Array, ev: Evidence, p: Float32Array, w:
     let mp = 0;
     let signSum = 0;
     sums.fill(0);
-    for (const i of members) {
+    for (let q = 0; q < members.length; q++) {
+      const i = members[q]!;
       const c = index[i]!;
       const x = i % w;
       const y = (i - x) / w;
@@ -209,9 +217,7 @@ export function damageObjects(L: Float32Array, ev: Evidence, p: Float32Array, w:
       y0 = Math.min(y0, y);
       x1 = Math.max(x1, x);
       y1 = Math.max(y1, y);
-      SUMMED.forEach((f, j) => {
-        sums[j]! += ev.values[c * FEATURE_COUNT + f]!;
-      });
+      for (let j = 0; j < SUMMED.length; j++) sums[j]! += ev.values[c * FEATURE_COUNT + SUMMED[j]!]!;
       sp += p[c]!;
       mp = Math.max(mp, p[c]!);
       signSum += ev.residual.r[i]! >= 0 ? 1 : -1;

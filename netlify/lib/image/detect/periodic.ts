@@ -89,8 +89,7 @@ function axisPeriods(L: Float32Array, w: number, h: number, stride: number, step
   const nb = bw * bh;
   const total = new Float32Array(nb);
   const counts = Array.from({ length: longest }, () => new Float32Array(nb));
-  const all = new Uint8Array(nb).fill(1);
-  countShifts(L, w, h, stride, step, bw, all, 1, 1, total, counts);
+  countNeighbours(L, w, h, stride, step, bw, total, counts[0]!);
   const norm = boxMean(total, bw, bh, reach);
   const shareOf = (s: number) => {
     const m = boxMean(counts[s - 1]!, bw, bh, reach);
@@ -111,16 +110,16 @@ function axisPeriods(L: Float32Array, w: number, h: number, stride: number, step
   const needed = boxMean(near, bw, bh, reach);
   const todo = new Uint8Array(nb);
   for (let b = 0; b < nb; b++) todo[b] = needed[b]! > 0 ? 1 : 0;
-  countShifts(L, w, h, stride, step, bw, todo, 2, longest, null, counts);
-  const share = [textured];
-  for (let s = 2; s <= longest; s++) share.push(shareOf(s));
+  countShifts(L, w, h, stride, step, bw, todo, 2, longest, counts);
+  // The longer shifts' shares are read at the blocks near a texture alone: shareOf(s)[b], taken there.
+  const shareAt = (s: number, b: number) => Math.fround(wholeBoxMeanAt(counts[s - 1]!, bw, bh, reach, b) / Math.max(1, norm[b]!));
   const period = new Uint8Array(nb);
   any = false;
   for (let b = 0; b < nb; b++) {
     if (!near[b]) continue;
     let shorter = Infinity;
     for (let s = 1; s <= longest; s++) {
-      const f = share[s - 1]![b]!;
+      const f = s === 1 ? textured[b]! : shareAt(s, b);
       if (s >= 2 && f <= atPeriod && shorter >= between) {
         period[b] = s;
         any = true;
@@ -130,6 +129,30 @@ function axisPeriods(L: Float32Array, w: number, h: number, stride: number, step
     }
   }
   return any ? agreed(period, bw, bh) : null;
+}
+
+/**
+ * boxMean(plane, bw, bh, r)[b] of a plane of whole numbers (counts) of at most 2¹⁶ per block, from the window
+ * around b alone: each row's sum over the columns inside, divided by their count (as a float), those summed down
+ * the rows inside and divided by their count (as a float). On such a plane every running sum boxMean takes is
+ * exact in double (whole sums, then sums of at most 2r + 1 floats k / n with n ≤ 2r + 1), so its value at b does
+ * not depend on the order of the sums.
+ */
+function wholeBoxMeanAt(plane: Float32Array, bw: number, bh: number, r: number, b: number): number {
+  const bx = b % bw;
+  const by = (b - bx) / bw;
+  const x0 = Math.max(0, bx - r);
+  const x1 = Math.min(bw - 1, bx + r);
+  const y0 = Math.max(0, by - r);
+  const y1 = Math.min(bh - 1, by + r);
+  const nx = x1 - x0 + 1;
+  let col = 0;
+  for (let y = y0; y <= y1; y++) {
+    let s = 0;
+    for (let x = x0; x <= x1; x++) s += plane[y * bw + x]!;
+    col += Math.fround(s / nx);
+  }
+  return Math.fround(col / (y1 - y0 + 1));
 }
 
 /** The periods shared by at least PERIODIC.agree of the 3×3 blocks around; null when none is. */
@@ -153,8 +176,37 @@ function agreed(period: Uint8Array, bw: number, bh: number): Uint8Array | null {
   return any ? out : null;
 }
 
+/**
+ * The shift of 1 px over every block: how many pixels differ by more than `step` from their neighbour one pixel
+ * on (into `ones`), and how many pixels each block has (into `total`). Row by row, each pixel counted into its
+ * block in integers, made floats once per block: the same whole numbers as a float increment per pixel.
+ */
+function countNeighbours(L: Float32Array, w: number, h: number, stride: number, step: number, bw: number, total: Float32Array, ones: Float32Array): void {
+  const { block } = PERIODIC;
+  const differ = new Int32Array(ones.length);
+  const column = new Int32Array(w);
+  for (let x = 0; x < w; x++) column[x] = Math.floor(x / block);
+  // The last column (across) or row (down) has no copy one pixel on.
+  const xe = stride === 1 ? w - 1 : w;
+  const ye = stride === 1 ? h : h - 1;
+  for (let y = 0; y < ye; y++) {
+    const brow = Math.floor(y / block) * bw;
+    const o = y * w;
+    for (let x = 0; x < xe; x++) {
+      const d = L[o + x]! - L[o + x + stride]!;
+      if (d > step || d < -step) differ[brow + column[x]!]!++;
+    }
+  }
+  for (let b = 0; b < ones.length; b++) {
+    ones[b] = differ[b]!;
+    const bx = (b % bw) * block;
+    const by = Math.floor(b / bw) * block;
+    total[b] = (Math.min(w, bx + block) - bx) * (Math.min(h, by + block) - by);
+  }
+}
+
 /** Per block marked in `blocks`: how many pixels differ by more than `step` from their copy s = from…to px on. */
-function countShifts(L: Float32Array, w: number, h: number, stride: number, step: number, bw: number, blocks: Uint8Array, from: number, to: number, total: Float32Array | null, counts: Float32Array[]): void {
+function countShifts(L: Float32Array, w: number, h: number, stride: number, step: number, bw: number, blocks: Uint8Array, from: number, to: number, counts: Float32Array[]): void {
   const { block } = PERIODIC;
   const along = stride === 1 ? w : h;
   for (let b = 0; b < blocks.length; b++) {
@@ -167,7 +219,6 @@ function countShifts(L: Float32Array, w: number, h: number, stride: number, step
       for (let x = bx; x < xe; x++) {
         const i = y * w + x;
         const v = L[i]!;
-        if (total) total[b]!++;
         const reachable = Math.min(to, along - 1 - (stride === 1 ? x : y));
         for (let s = from; s <= reachable; s++) {
           const d = v - L[i + s * stride]!;

@@ -92,13 +92,15 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
   // A scan finer than its print (every stroke and grain two or more pixels wide) is searched at half size and
   // denoised over twice the reach.
   const oversampled = isOversampled(working, w, h);
+
+  // 3. Damage: dust, scratches and fibres. The search starts while the median is still being made (its
+  //    periodic-texture stage needs only the plane).
+  const damagePending = inBackground(knownDamage ? knownDamageMask(atWorkingSize(knownDamage, W, H, w, h), working, w, h).then((mask) => ({ mask, weight: undefined, suspect: undefined })) : findDamage(working, medianPending, w, h, grain, oversampled));
   const median = await medianPending;
   const resid = new Float32Array(w * h);
   for (let i = 0; i < resid.length; i++) resid[i] = working[i]! - median[i]!;
   const sigma = robustSpread(resid);
-
-  // 3. Damage: dust, scratches and fibres.
-  const { mask: damage, weight, suspect } = knownDamage ? { mask: await knownDamageMask(atWorkingSize(knownDamage, W, H, w, h), working, w, h) } : await findDamage(working, median, w, h, grain, oversampled);
+  const { mask: damage, weight, suspect } = await damagePending;
   lap('detect');
 
   // 4. Fill.
