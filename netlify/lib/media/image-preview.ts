@@ -9,10 +9,6 @@ export const PREVIEW_MAX_SIDE = WATERMARK.previewMaxSide;
  * resolution is what a purchase buys), the item's own watermark burned in, metadata stripped.
  */
 export async function makePreview(clean: Buffer, itemId: string): Promise<Buffer> {
-  const bounded = await sharp(clean)
-    .rotate()
-    .resize(PREVIEW_MAX_SIDE, PREVIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
-    .png()
-    .toBuffer();
+  const bounded = sharp(clean).rotate().resize(PREVIEW_MAX_SIDE, PREVIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true });
   return applyWatermark(bounded, itemId);
 }
