@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { projectFile } from '../project-files';
 import { mulberry32 } from '../../../src/lib/random';
 import { WATERMARK } from '../../../src/lib/watermark-spec';
@@ -166,7 +166,7 @@ function destroyUnder(pixels: Buffer, width: number, height: number, channels: n
  * as it is) and returns a JPEG without metadata:
  * the pixels under the letters are destroyed first (destroyUnder), then the white letters go on.
  */
-export async function applyWatermark(input: Buffer | sharp.Sharp, itemId: string, opts: { text?: string; quality?: number } = {}): Promise<Buffer> {
+export async function applyWatermark(input: Buffer | Sharp, itemId: string, opts: { text?: string; quality?: number } = {}): Promise<Buffer> {
   // A pipeline (a resize, say) is read straight to pixels: no encoded image in between.
   const image = Buffer.isBuffer(input) ? sharp(input).rotate() : input;
   const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
