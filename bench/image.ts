@@ -17,10 +17,9 @@ import type { Colorizer } from '../netlify/lib/image/colorizer';
 import type { ImageModel } from '../src/lib/tool/image-schema';
 import type { Scores } from './metrics';
 import { rgbAt, scoreCase, summarise, type PhotoCase, type PhotoScore } from './restoration';
-import { PHOTO_ROOT, validationCases, validationUnavailable } from './validation';
+import { FIXTURES, PHOTO_ROOT, validationCases, validationUnavailable } from './validation';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/photos');
+export { FIXTURES };
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);

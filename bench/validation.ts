@@ -15,7 +15,8 @@ export const PHOTO_ROOT = process.env.DAMAGE_PHOTOS || DEFAULT_PHOTO_ROOT;
 /** Seeds far from the training's (1000·k + 1…), so a held-out photo is painted unlike anything trained on. */
 const SEED_BASE = 7_000_000;
 
-const FIXTURES = path.resolve(ROOT, '../shared/fixtures/photos');
+/** The benchmark's public fixtures, beside the repository (absent on a newcomer's clone). */
+export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/photos');
 
 /** Why the validation set cannot be measured here, or null when it can. */
 export function validationUnavailable(): string | null {

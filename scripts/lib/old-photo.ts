@@ -67,8 +67,8 @@ function paint(img: Float32Array, weight: Float32Array, w: number, h: number, s:
 /**
  * Opacity ranges (the blend weight at a stroke's centre) and the share of film scratches laid along an edge. The
  * benchmark's fixtures (../shared/fixtures/photos/damage) measure long strokes and fibres at 0.3–0.8 at their
- * strongest pixel and specks at 0.2–1 (more often 0.4–0.9); the first painter's 0.55–1 trained the detector on damage fainter photos
- * do not show it.
+ * strongest pixel and specks at 0.2–1 (more often 0.4–0.9); the first painter drew 0.55–1, so the detector never
+ * saw damage as faint as the photos show.
  */
 export const STROKE = {
   opacity: [0.3, 1] as [number, number],
@@ -207,23 +207,24 @@ export async function oldPhoto(source: Buffer | string, seed: number, maxSide = 
   let ss = 0;
   for (let i = 0; i < n; i++) { noise[i] = (1 - clump) * white[i]! + clump * 3.5 * clumped[i]!; ss += noise[i]! * noise[i]!; }
   const sc = Math.sqrt(ss / n) || 1;
+  const cx = w / 2, cy = h / 2, R2 = cx * cx + cy * cy;
+  const grey = new Float64Array(n); // doubles: the values the detector's training photos were made from
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const i = y * w + x;
+    let v = lift + (ceiling - lift) * Math.max(0, img[i]!) ** gamma;
+    v *= 1 - vignette * (((x - cx) ** 2 + (y - cy) ** 2) / R2);
+    for (const b of blobs) v += b.a * Math.exp(-((x - b.x) ** 2 + (y - b.y) ** 2) / (2 * b.s * b.s));
+    v += (grainSigma * noise[i]!) / sc;
+    grey[i] = v;
+  }
+  // Grey or sepia, then JPEG at quality 85.
   const sepia = r.chance(0.35) ? r.uniform(0.5, 0.9) : 0;
-  const age = (src: Float32Array): Promise<Buffer> => {
-    const cx = w / 2, cy = h / 2, R2 = cx * cx + cy * cy;
-    const rgb = Buffer.alloc(n * 3);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      let v = lift + (ceiling - lift) * Math.max(0, src[i]!) ** gamma;
-      v *= 1 - vignette * (((x - cx) ** 2 + (y - cy) ** 2) / R2);
-      for (const b of blobs) v += b.a * Math.exp(-((x - b.x) ** 2 + (y - b.y) ** 2) / (2 * b.s * b.s));
-      v += (grainSigma * noise[i]!) / sc;
-      // Grey or sepia, then JPEG at quality 85.
-      const g = Math.max(0, Math.min(1, v)) * 255;
-      const tone = [g * (1 + 0.12 * sepia), g * (1 + 0.02 * sepia), g * (1 - 0.2 * sepia)];
-      for (let c = 0; c < 3; c++) rgb[3 * i + c] = Math.max(0, Math.min(255, Math.round(tone[c]!)));
-    }
-    return sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
-  };
-  const jpeg = await age(img);
+  const rgb = Buffer.alloc(n * 3);
+  for (let i = 0; i < n; i++) {
+    const v = Math.max(0, Math.min(1, grey[i]!)) * 255;
+    const tone = [v * (1 + 0.12 * sepia), v * (1 + 0.02 * sepia), v * (1 - 0.2 * sepia)];
+    for (let c = 0; c < 3; c++) rgb[3 * i + c] = Math.max(0, Math.min(255, Math.round(tone[c]!)));
+  }
+  const jpeg = await sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
   return { jpeg, mask: Uint8Array.from(weight, (v) => Math.round(255 * v)), width: w, height: h, clean };
 }
