@@ -28,12 +28,10 @@ import { rgbBufferToL } from '../netlify/lib/image/lab';
 import { oldPhoto, random } from './lib/old-photo';
 import { DEFAULT_PHOTO_ROOT, PAINT_SIZES, isHeldOut, trainingPhotos } from './lib/training-photos';
 import { trainMlp } from './lib/train-mlp';
+import { cliOption } from './lib/cli-option';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1]! : fallback;
-};
+const arg = cliOption;
 const from = arg('--from', DEFAULT_PHOTO_ROOT);
 const seeds = Number(arg('--seeds', '4'));
 const cache = arg('--cache', '');

@@ -18,11 +18,15 @@ export type OldPhoto = {
   height: number;
   /** The photo before ageing (with any thin structures painted in), interleaved 8-bit RGB: the truth. */
   clean: Uint8Array;
+  /** With `unpainted`: the same photo aged the same way without its strokes (what lay under each), JPEG. */
+  unpainted?: Buffer;
 };
 
 export type OldPhotoOptions = {
   /** Also paint real thin structures into the scene first (grids, wires, hair, twigs, lettering): not damage. */
   structures?: boolean;
+  /** Also age the photo without its strokes (OldPhoto.unpainted): the fill correction's truth (scripts/train-fill.ts). */
+  unpainted?: boolean;
 };
 
 /** Deterministic random numbers (mulberry32), so a seed always paints the same photo. */
@@ -195,6 +199,7 @@ export async function oldPhoto(source: Buffer | string, seed: number, maxSide = 
   for (let k = 0; k < scratches; k++) strokes.push(r.chance(0.55) ? filmScratch(r, w, h, edges) : printScratch(r, w, h));
   for (let k = 0, c = Math.round(r.int(7, 44) * Math.sqrt(area)); k < c; k++) strokes.push(speck(r, w, h));
   for (let k = 0, c = r.int(0, 6); k < c; k++) strokes.push(fibre(r, w, h));
+  const bare = opts.unpainted ? img.slice() : undefined;
   for (const s of strokes) paint(img, weight, w, h, s);
 
   // Fade, lens fall-off, blotches, clumped grain.
@@ -208,23 +213,27 @@ export async function oldPhoto(source: Buffer | string, seed: number, maxSide = 
   for (let i = 0; i < n; i++) { noise[i] = (1 - clump) * white[i]! + clump * 3.5 * clumped[i]!; ss += noise[i]! * noise[i]!; }
   const sc = Math.sqrt(ss / n) || 1;
   const cx = w / 2, cy = h / 2, R2 = cx * cx + cy * cy;
-  const grey = new Float64Array(n); // doubles: the values the detector's training photos were made from
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const i = y * w + x;
-    let v = lift + (ceiling - lift) * Math.max(0, img[i]!) ** gamma;
-    v *= 1 - vignette * (((x - cx) ** 2 + (y - cy) ** 2) / R2);
-    for (const b of blobs) v += b.a * Math.exp(-((x - b.x) ** 2 + (y - b.y) ** 2) / (2 * b.s * b.s));
-    v += (grainSigma * noise[i]!) / sc;
-    grey[i] = v;
-  }
-  // Grey or sepia, then JPEG at quality 85.
   const sepia = r.chance(0.35) ? r.uniform(0.5, 0.9) : 0;
-  const rgb = Buffer.alloc(n * 3);
-  for (let i = 0; i < n; i++) {
-    const v = Math.max(0, Math.min(1, grey[i]!)) * 255;
-    const tone = [v * (1 + 0.12 * sepia), v * (1 + 0.02 * sepia), v * (1 - 0.2 * sepia)];
-    for (let c = 0; c < 3; c++) rgb[3 * i + c] = Math.max(0, Math.min(255, Math.round(tone[c]!)));
-  }
-  const jpeg = await sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
-  return { jpeg, mask: Uint8Array.from(weight, (v) => Math.round(255 * v)), width: w, height: h, clean };
+  const age = (src: Float32Array) => {
+    const grey = new Float64Array(n); // doubles: the values the detector's training photos were made from
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      let v = lift + (ceiling - lift) * Math.max(0, src[i]!) ** gamma;
+      v *= 1 - vignette * (((x - cx) ** 2 + (y - cy) ** 2) / R2);
+      for (const b of blobs) v += b.a * Math.exp(-((x - b.x) ** 2 + (y - b.y) ** 2) / (2 * b.s * b.s));
+      v += (grainSigma * noise[i]!) / sc;
+      grey[i] = v;
+    }
+    // Grey or sepia, then JPEG at quality 85.
+    const rgb = Buffer.alloc(n * 3);
+    for (let i = 0; i < n; i++) {
+      const v = Math.max(0, Math.min(1, grey[i]!)) * 255;
+      const tone = [v * (1 + 0.12 * sepia), v * (1 + 0.02 * sepia), v * (1 - 0.2 * sepia)];
+      for (let c = 0; c < 3; c++) rgb[3 * i + c] = Math.max(0, Math.min(255, Math.round(tone[c]!)));
+    }
+    return sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  };
+  const jpeg = await age(img);
+  const unpainted = bare && (await age(bare));
+  return { jpeg, mask: Uint8Array.from(weight, (v) => Math.round(255 * v)), width: w, height: h, clean, ...(unpainted && { unpainted }) };
 }

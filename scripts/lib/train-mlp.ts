@@ -2,23 +2,27 @@ import { squash, type Network } from '../../netlify/lib/image/detect/model';
 import { random } from './old-photo';
 
 /**
- * Trains a one-hidden-layer tanh network with a sigmoid output on log-loss (Adam, mini-batches), each sample
- * weighted (a subsampled class counts for what it stands for), deterministically from `seed`. Features are log-compressed and standardised as damage-model.ts expects.
+ * Trains a one-hidden-layer tanh network (Adam, mini-batches), each sample weighted (a subsampled class counts
+ * for what it stands for), deterministically from `seed`. A classifier (the default) has a sigmoid output trained
+ * on log-loss, its features log-compressed as model.ts expects; a regression (`value`) a linear output trained on
+ * the squared error, its features as they are. Features are standardised either way.
  */
 export function trainMlp(
   X: Float32Array,
-  y: Uint8Array,
+  y: ArrayLike<number>,
   features: readonly string[],
-  opts: { hidden?: number; epochs?: number; weights?: Float32Array; seed?: number; rate?: number } = {},
+  opts: { hidden?: number; epochs?: number; weights?: Float32Array; seed?: number; rate?: number; output?: 'probability' | 'value' } = {},
 ): Network {
   const F = features.length, n = y.length, H = opts.hidden ?? 12, epochs = opts.epochs ?? 8, weights = opts.weights;
+  const value = opts.output === 'value';
   const r = random(opts.seed ?? 7);
   const Z = new Float32Array(n * F);
-  for (let i = 0; i < n * F; i++) Z[i] = squash(X[i]!);
+  for (let i = 0; i < n * F; i++) Z[i] = value ? X[i]! : squash(X[i]!);
   const mean = Array<number>(F).fill(0), scale = Array<number>(F).fill(0);
   for (let i = 0; i < n; i++) for (let k = 0; k < F; k++) mean[k]! += Z[i * F + k]! / n;
   for (let i = 0; i < n; i++) for (let k = 0; k < F; k++) scale[k]! += (Z[i * F + k]! - mean[k]!) ** 2 / n;
-  for (let k = 0; k < F; k++) scale[k] = Math.sqrt(scale[k]!) || 1;
+  // A feature that never varies (a constant up to rounding) is left unscaled.
+  for (let k = 0; k < F; k++) scale[k] = Math.sqrt(scale[k]!) > 1e-4 ? Math.sqrt(scale[k]!) : 1;
   for (let i = 0; i < n; i++) for (let k = 0; k < F; k++) Z[i * F + k] = (Z[i * F + k]! - mean[k]!) / scale[k]!;
 
   const oW1 = 0, ob1 = H * F, oW2 = ob1 + H, ob2 = oW2 + H;
@@ -41,7 +45,7 @@ export function trainMlp(
           hid[j] = Math.tanh(a);
           z += p[oW2 + j]! * hid[j]!;
         }
-        const dz = (weights ? weights[i]! : 1) * (1 / (1 + Math.exp(-z)) - y[i]!);
+        const dz = (weights ? weights[i]! : 1) * ((value ? z : 1 / (1 + Math.exp(-z))) - y[i]!);
         g[ob2]! += dz;
         for (let j = 0; j < H; j++) {
           g[oW2 + j]! += dz * hid[j]!;

@@ -45,6 +45,9 @@ export type DamageDetection = {
   /** Pixels the pixel network finds likely damage (p above OBJECT_FLOOR), kept or not: the sharpening leaves them
    * alone, so damage judged too doubtful to fill is at least not made to stand out more. */
   suspect: Uint8Array;
+  /** The pixels taken as a kept scratch's twin (paths.ts TWIN): damage by rule, a line of nothing but the stroke's
+   * sign, which the fill's learned correction (fill/learned.ts) would read as a structure under it. */
+  twin: Uint8Array;
 };
 
 export type DetectionStages = {
@@ -106,8 +109,9 @@ export async function detectDamage(L: Float32Array, w: number, h: number, median
 export function decide({ evidence, pixelP, objects, objectP, lines, lineP }: DetectionStages, w: number, h: number): DamageDetection {
   const core = new Uint8Array(w * h);
   const soft = new Float32Array(w * h);
-  keepObjects(core, soft, evidence, objects, objectP, w, h);
-  keepObjects(core, soft, evidence, lines, lineP, w, h);
+  const twin = new Uint8Array(w * h);
+  keepObjects(core, soft, twin, evidence, objects, objectP, w, h);
+  keepObjects(core, soft, twin, evidence, lines, lineP, w, h);
   for (let i = 0; i < core.length; i++) {
     if (core[i]) soft[i] = 1;
   }
@@ -120,7 +124,7 @@ export function decide({ evidence, pixelP, objects, objectP, lines, lineP }: Det
   evidence.candidates.forEach((i, c) => {
     if (pixelP[c]! > OBJECT_FLOOR) suspect[i] = 1;
   });
-  return { mask, core, weight, suspect };
+  return { mask, core, weight, suspect, twin };
 }
 
 /** The fill weight of a borderline object of probability q against its threshold t: 0 at DETECT.soft × t, 1 at t. */
@@ -130,7 +134,7 @@ const softWeight = (q: number, t: number) => Math.min(1, Math.max(0, (q - DETECT
  * Marks the kept objects of one description in `core` and follows the straight ones as paths; the borderline
  * ones get their fill weight in `soft` (their crowd counted among the borderline and kept ones).
  */
-function keepObjects(core: Uint8Array, soft: Float32Array, evidence: Evidence, objects: DamageObjects, objectP: Float32Array, w: number, h: number): void {
+function keepObjects(core: Uint8Array, soft: Float32Array, twin: Uint8Array, evidence: Evidence, objects: DamageObjects, objectP: Float32Array, w: number, h: number): void {
   const threshold = objects.pixels.map((members) => (members.length <= DETECT.speckSize ? DETECT.speck : DETECT.object));
   const likely = objects.pixels.map((_, k) => objectP[k]! > threshold[k]!);
   const centre = centresOf(objects, w);
@@ -149,7 +153,7 @@ function keepObjects(core: Uint8Array, soft: Float32Array, evidence: Evidence, o
     const line = objectValue(objects, k, 'length') >= PATH.length && objectValue(objects, k, 'straightness') >= PATH.straightness;
     if (!line) return;
     followPath(core, evidence, objects, k, w, h);
-    followTwin(core, evidence, objects, k, w, h);
+    followTwin(core, evidence, objects, k, w, h, twin);
   });
 }
 

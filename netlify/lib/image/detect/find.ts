@@ -27,7 +27,7 @@ const REFINE_SPREADS = 1.5;
 
 /** Pixels to fill, how much of the fill replaces each (absent: all of it), and the pixels left unsharpened
  * besides them (the detector's doubtful ones; absent when the search ran on a smaller copy). */
-export type DamageMask = { mask: Uint8Array; weight?: Float32Array; suspect?: Uint8Array };
+export type DamageMask = { mask: Uint8Array; weight?: Float32Array; suspect?: Uint8Array; twin?: Uint8Array };
 
 type Size = { width: number; height: number };
 

@@ -134,7 +134,7 @@ export function followPath(core: Uint8Array, ev: Evidence, objects: DamageObject
 }
 
 /** Marks the twin of kept line k (see TWIN) in `core`; returns how many pixels it added. */
-export function followTwin(core: Uint8Array, ev: Evidence, objects: DamageObjects, k: number, w: number, h: number): number {
+export function followTwin(core: Uint8Array, ev: Evidence, objects: DamageObjects, k: number, w: number, h: number, taken?: Uint8Array): number {
   const members = objects.pixels[k]!;
   const r = ev.residual.r;
   const sign = objects.sign[k]!;
@@ -168,6 +168,7 @@ export function followTwin(core: Uint8Array, ev: Evidence, objects: DamageObject
   for (const q of twin) {
     if (!core[q]) added++;
     core[q] = 1;
+    if (taken) taken[q] = 1;
   }
   return added;
 }

@@ -3,9 +3,11 @@ import { bilinearRows, downsample } from '../planes';
 import { addGrain } from './grain';
 import { continueStructures } from './directional';
 import { inpaintPatches } from './patches';
+import { correctFill } from './learned';
 
 // Filling the damage found: rebuilt from the texture around it (patches.ts), structures with a clear direction
-// continued across the gap (directional.ts), and the photo's grain put back so no smooth stripe shows.
+// continued across the gap (directional.ts), corrected by what the input under a semi-transparent stroke still
+// shows (learned.ts), and the photo's grain put back so no smooth stripe shows.
 // Borderline damage is filled partly: the fill blended over the original by the detector's weight.
 
 /** Share of a working damage pixel from which a full-resolution pixel is in the damage's band. */
@@ -29,17 +31,24 @@ export type FillInput = {
   weight?: Float32Array;
   /** The working plane's pixel noise. */
   grain: number;
+  /** The working plane is a scan finer than its print (detect/find.ts isOversampled): its strokes and grain are wider
+   * than those the learned correction was trained on, so it is left out. */
+  oversampled?: boolean;
+  /** Pixels the detector took as a scratch's twin (detect/detector.ts): the learned correction leaves them. */
+  twin?: Uint8Array;
 };
 
 /** Fills the damage; returns how many working pixels it covered. */
-export function fillDamage({ out, W, H, working, w, h, damage, weight, grain }: FillInput): number {
+export function fillDamage({ out, W, H, working, w, h, damage, weight, grain, oversampled = false, twin }: FillInput): number {
   let count = 0;
   for (let i = 0; i < damage.length; i++) count += damage[i]!;
   if (!count) return 0;
   if (w === W && h === H) {
     const before = working.slice();
-    inpaintPatches(working, w, h, damage);
+    const confidence = { spread: new Float32Array(w * h), match: new Float32Array(w * h) };
+    inpaintPatches(working, w, h, damage, { confidence });
     continueStructures(working, before, w, h, damage);
+    if (!oversampled) correctFill(before, working, damage, w, h, grain, confidence, twin);
     addGrain(working, damage, grain);
     if (weight) blendFill(working, before, damage, weight);
     if (working !== out) for (let i = 0; i < out.length; i++) if (damage[i]) out[i] = working[i]!;

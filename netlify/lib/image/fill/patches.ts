@@ -12,7 +12,13 @@ export type PatchOptions = {
   window?: number;
   /** The best `k` matches are averaged, weighted by similarity. */
   k?: number;
+  /** Filled in with what the fill says of each pixel it filled (the learned correction reads it). */
+  confidence?: PatchConfidence;
 };
+
+/** Per filled pixel (planes at the fill's size): the spread of the matched centres around their weighted mean, and
+ * the best match's RMS difference over the known part of the patch. */
+export type PatchConfidence = { spread: Float32Array; match: Float32Array };
 
 /** Fills the masked pixels of L (W × H) in place, each damaged region inside its own bounding box. */
 export function inpaintPatches(L: Float32Array, W: number, H: number, mask: Uint8Array, opts: PatchOptions = {}): void {
@@ -20,7 +26,7 @@ export function inpaintPatches(L: Float32Array, W: number, H: number, mask: Uint
   const win = opts.window ?? 14;
   const K = opts.k ?? 6;
   const { label, boxes } = maskComponents(mask, W, H, win + half);
-  boxes.forEach((box, k) => fillRegion(L, W, label, k + 1, box, half, win, K));
+  boxes.forEach((box, k) => fillRegion(L, W, label, k + 1, box, half, win, K, opts.confidence));
 }
 
 /** Region `id` of `label` inside `box`, as local planes: values, known pixels, damaged ones, its own. */
@@ -64,8 +70,10 @@ function usableCentres(damaged: Uint8Array, bw: number, bh: number, half: number
 }
 
 /** Fills region `id` of `label` inside `box`; other regions there are neither used nor filled. */
-function fillRegion(L: Float32Array, W: number, label: Int32Array, id: number, box: Box, half: number, win: number, K: number): void {
+function fillRegion(L: Float32Array, W: number, label: Int32Array, id: number, box: Box, half: number, win: number, K: number, confidence?: PatchConfidence): void {
   const { bw, bh, n, I, known, damaged, mine } = regionPlanes(L, W, label, id, box);
+  const spread = new Float32Array(confidence ? n : 0);
+  const match = new Float32Array(confidence ? n : 0);
   const usable = usableCentres(damaged, bw, bh, half);
   // Onion order: rings of damaged pixels by distance (8-neighbour steps) to the known ones.
   let ring: number[] = [];
@@ -152,6 +160,12 @@ function fillRegion(L: Float32Array, W: number, label: Int32Array, id: number, b
           sv += weight * bestV[k]!;
         }
         I[i] = sv / sw;
+        if (confidence) {
+          let sq = 0;
+          for (let k = 0; k < K && bestD[k]! < Infinity; k++) sq += Math.exp(-bestD[k]! / h2) * (bestV[k]! - I[i]!) ** 2;
+          spread[i] = Math.sqrt(sq / sw);
+          match[i] = Math.sqrt(bestD[0]!);
+        }
       }
       for (const o of neighbours) {
         const j = i + o;
@@ -166,7 +180,12 @@ function fillRegion(L: Float32Array, W: number, label: Int32Array, id: number, b
   for (let y = 0; y < bh; y++) {
     for (let x = 0; x < bw; x++) {
       const g = (y + box.y0) * W + x + box.x0;
-      if (label[g] === id) L[g] = I[y * bw + x]!;
+      if (label[g] !== id) continue;
+      L[g] = I[y * bw + x]!;
+      if (confidence) {
+        confidence.spread[g] = spread[y * bw + x]!;
+        confidence.match[g] = match[y * bw + x]!;
+      }
     }
   }
 }

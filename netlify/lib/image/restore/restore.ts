@@ -100,11 +100,11 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
   const resid = new Float32Array(w * h);
   for (let i = 0; i < resid.length; i++) resid[i] = working[i]! - median[i]!;
   const sigma = robustSpread(resid);
-  const { mask: damage, weight, suspect } = await damagePending;
+  const { mask: damage, weight, suspect, twin } = await damagePending;
   lap('detect');
 
   // 4. Fill.
-  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, weight, grain });
+  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, weight, grain, oversampled, twin });
   lap('defects');
 
   // 5. Denoise.
