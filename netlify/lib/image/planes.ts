@@ -56,15 +56,36 @@ function bilinearRowOf(w: number, h: number, H: number, Y: number) {
  */
 export function bilinearRows(w: number, h: number, W: number, H: number) {
   const { xi, xf, x1off } = bilinearColumns(w, W);
+  // An enlargement reads each source row for several output rows in a row: each plane's last two source rows
+  // interpolated across are kept (in double, the arithmetic of the one-step formula), so the next output row
+  // only blends them. The planes are read, never written, while a caller goes through its rows.
+  const kept = new Map<Float32Array, { at: [number, number]; rows: [Float64Array, Float64Array] }>();
+  const across = (src: Float32Array, r: number, into: Float64Array) => {
+    for (let X = 0; X < W; X++) {
+      const x = xi[X], t = xf[X];
+      into[X] = src[r + x] + (src[r + x + x1off] - src[r + x]) * t;
+    }
+  };
+  /** Source row r (an offset) of `src` interpolated across, computed unless kept; never evicts row `keep`. */
+  const sourceRow = (src: Float32Array, r: number, keep: number): Float64Array => {
+    let k = kept.get(src);
+    if (!k) {
+      k = { at: [-1, -1], rows: [new Float64Array(W), new Float64Array(W)] };
+      kept.set(src, k);
+    }
+    const slot = k.at[0] === r ? 0 : k.at[1] === r ? 1 : -1;
+    if (slot >= 0) return k.rows[slot];
+    const free = k.at[0] === keep ? 1 : 0;
+    across(src, r, k.rows[free]);
+    k.at[free] = r;
+    return k.rows[free];
+  };
   /** Writes output row Y of `src` (w×h) into `out` (length W). */
   return (src: Float32Array, Y: number, out: Float32Array) => {
     const { ty, r0, r1 } = bilinearRowOf(w, h, H, Y);
-    for (let X = 0; X < W; X++) {
-      const x = xi[X], t = xf[X];
-      const top = src[r0 + x] + (src[r0 + x + x1off] - src[r0 + x]) * t;
-      const bot = src[r1 + x] + (src[r1 + x + x1off] - src[r1 + x]) * t;
-      out[X] = top + (bot - top) * ty;
-    }
+    const top = sourceRow(src, r0, -1);
+    const bot = r1 === r0 ? top : sourceRow(src, r1, r0);
+    for (let X = 0; X < W; X++) out[X] = top[X] + (bot[X] - top[X]) * ty;
   };
 }
 
