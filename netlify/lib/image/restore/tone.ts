@@ -99,10 +99,11 @@ export function correctVignette(out: Float32Array, W: number, H: number, k: numb
   // L* → display value and back through tables: this runs on every pixel of a 12 MP photo.
   const toV = new Float32Array(1025).map((_, j) => lToValue(j / 10.24));
   const toL = new Float32Array(4097).map((_, j) => valueToL(j / 4096));
+  const dx2 = Float64Array.from({ length: W }, (_, x) => (x - cx) ** 2);
   for (let y = 0; y < H; y++) {
     const dy2 = (y - cy) ** 2;
     for (let x = 0; x < W; x++) {
-      const g = 1 / (1 - k * (((x - cx) ** 2 + dy2) / R2));
+      const g = 1 / (1 - k * ((dx2[x]! + dy2) / R2));
       if (g < 1.002) continue;
       const i = y * W + x;
       const v = toV[Math.min(1024, Math.max(0, (out[i]! * 10.24 + 0.5) | 0))]! * g;
