@@ -83,6 +83,8 @@ export function rgbBufferToL(rgb: Uint8Array, n: number, channels: number): Floa
     for (let i = 0, p = 0; i < n; i++, p += channels) L[i] = GREY_TO_L[rgb[p]];
     return L;
   }
+  // The matrix row in locals: read from the array, it is loaded again for every pixel.
+  const m3 = M[3], m4 = M[4], m5 = M[5];
   for (let i = 0, p = 0; i < n; i++, p += channels) {
     const r = rgb[p], g = rgb[p + 1], b = rgb[p + 2];
     if (r === g && g === b) {
@@ -90,7 +92,7 @@ export function rgbBufferToL(rgb: Uint8Array, n: number, channels: number): Floa
       continue;
     }
     // Y → L* from a fine table, linearly interpolated (within 0.001 L*): a cube root per pixel of a 12 MP photo costs more.
-    const x = (M[3] * LIN8[r] + M[4] * LIN8[g] + M[5] * LIN8[b]) * Y_TO_L_N, k = x >= Y_TO_L_N ? Y_TO_L_N - 1 : x | 0;
+    const x = (m3 * LIN8[r] + m4 * LIN8[g] + m5 * LIN8[b]) * Y_TO_L_N, k = x >= Y_TO_L_N ? Y_TO_L_N - 1 : x | 0;
     L[i] = Y_TO_L[k] + (x - k) * (Y_TO_L[k + 1] - Y_TO_L[k]);
   }
   return L;
@@ -101,12 +103,14 @@ const Y_TO_L = new Float64Array(Y_TO_L_N + 1).map((_, k) => 116 * fLab(k / Y_TO_
 /** Planar Lab → interleaved 8-bit RGB, into `out` at byte `offset` when given (row-by-row callers). */
 export function labToRgbBuffer(L: Float32Array, a: Float32Array, b: Float32Array, out = new Uint8Array(L.length * 3), offset = 0): Uint8Array {
   const n = L.length;
+  // The inverse matrix in locals: read from the array, it is loaded again for every pixel.
+  const [i0, i1, i2, i3, i4, i5, i6, i7, i8] = MI;
   for (let i = 0, p = offset; i < n; i++, p += 3) {
     const fy = (L[i] + 16) / 116;
     const X = XN * fInv(fy + a[i] / 500), Y = fInv(fy), Z = ZN * fInv(fy - b[i] / 200);
-    out[p] = toByte(MI[0] * X + MI[1] * Y + MI[2] * Z);
-    out[p + 1] = toByte(MI[3] * X + MI[4] * Y + MI[5] * Z);
-    out[p + 2] = toByte(MI[6] * X + MI[7] * Y + MI[8] * Z);
+    out[p] = toByte(i0 * X + i1 * Y + i2 * Z);
+    out[p + 1] = toByte(i3 * X + i4 * Y + i5 * Z);
+    out[p + 2] = toByte(i6 * X + i7 * Y + i8 * Z);
   }
   return out;
 }
