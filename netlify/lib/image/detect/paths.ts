@@ -3,8 +3,9 @@ import type { Evidence } from './evidence';
 import type { DamageObjects } from './objects';
 
 // A kept scratch is followed as a path: from each end, step by step along its direction (which may bend
-// slowly, as print scratches and wavy film scratches do), taking the pixel across the path that stands out
-// with the scratch's sign, across gaps where a structure interrupts it. Then the mask is made exact: the
+// slowly, as print scratches and wavy film scratches do, by at most PATH.maxTurn a step), taking the pixel on
+// the course while it stands out with the scratch's sign, else the one beside it that stands out more, across
+// gaps where a structure interrupts it. Then the mask is made exact: the
 // stroke's soft flanks that still stand out join it, and nothing else does (an untouched pixel filled is
 // detail lost).
 
@@ -18,8 +19,11 @@ export const PATH = {
   pixel: 1,
   /** …and the mean residual along 11 px of the path through it this many line spreads. */
   line: 1.5,
-  /** How fast the followed direction turns toward the path's recent course (0: never, 1: at once). */
+  /** How fast the followed direction turns toward the path's recent course (0: never, 1: at once)… */
   turn: 0.25,
+  /** …and by at most this much per step (radians; 0.1 ≈ 6°): a scratch bends slowly, so a path that meets a
+   * structure crossing it is not drawn along that structure. */
+  maxTurn: 0.1,
 };
 
 /** Residual spreads from which a pixel beside the damage, with its sign, is taken as the stroke's flank. */
@@ -82,17 +86,26 @@ export function followPath(core: Uint8Array, ev: Evidence, objects: DamageObject
     let uy = sy;
     let missed = 0;
     const pending: number[] = [];
+    // A pixel supports the path (see PATH.pixel, PATH.line) along the course followed at this step.
+    const supports = (v: number, x: number, y: number) => v > PATH.pixel * sigma && sign * lineMean(r, w, h, x, y, ux, uy) > (PATH.line * ev.lineSigma * Math.sqrt(21)) / Math.sqrt(11);
     for (let step = 0; step < w + h; step++) {
       const cx = fx + ux;
       const cy = fy + uy;
       if (cx < 0 || cy < 0 || cx > w - 1 || cy > h - 1) break;
       let best = -1;
       let bestV = 0;
-      for (let o = -1; o <= 1; o++) {
+      // The pixel on the course first: while it supports the path, the path keeps its course, so a stronger
+      // structure beside it (one the scratch crosses) does not draw it aside.
+      for (const o of [0, -1, 1]) {
         const xx = Math.round(cx - o * uy);
         const yy = Math.round(cy + o * ux);
         if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
         const v = sign * r[yy * w + xx]!;
+        if (o === 0 && supports(v, xx, yy)) {
+          bestV = v;
+          best = yy * w + xx;
+          break;
+        }
         if (v > bestV) {
           bestV = v;
           best = yy * w + xx;
@@ -100,7 +113,7 @@ export function followPath(core: Uint8Array, ev: Evidence, objects: DamageObject
       }
       const bx = best % w;
       const by = Math.floor(best / w);
-      const supported = best >= 0 && bestV > PATH.pixel * sigma && sign * lineMean(r, w, h, bx, by, ux, uy) > (PATH.line * ev.lineSigma * Math.sqrt(21)) / Math.sqrt(11);
+      const supported = best >= 0 && supports(bestV, bx, by);
       if (supported) {
         for (const i of pending) {
           if (!core[i]) added++;
@@ -117,8 +130,14 @@ export function followPath(core: Uint8Array, ev: Evidence, objects: DamageObject
         const nx = (1 - PATH.turn) * ux + (PATH.turn * mx) / len;
         const ny = (1 - PATH.turn) * uy + (PATH.turn * my) / len;
         const norm = Math.hypot(nx, ny) || 1;
-        ux = nx / norm;
-        uy = ny / norm;
+        const turn = Math.atan2(ux * ny - uy * nx, ux * nx + uy * ny);
+        if (Math.abs(turn) <= PATH.maxTurn) {
+          ux = nx / norm;
+          uy = ny / norm;
+        } else {
+          const a = Math.sign(turn) * PATH.maxTurn;
+          [ux, uy] = [ux * Math.cos(a) - uy * Math.sin(a), ux * Math.sin(a) + uy * Math.cos(a)];
+        }
         fx = bx;
         fy = by;
       } else {
