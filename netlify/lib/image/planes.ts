@@ -73,8 +73,8 @@ export function bilinearRows(w: number, h: number, W: number, H: number) {
       k = { at: [-1, -1], rows: [new Float64Array(W), new Float64Array(W)] };
       kept.set(src, k);
     }
-    const slot = k.at[0] === r ? 0 : k.at[1] === r ? 1 : -1;
-    if (slot >= 0) return k.rows[slot];
+    if (k.at[0] === r) return k.rows[0];
+    if (k.at[1] === r) return k.rows[1];
     const free = k.at[0] === keep ? 1 : 0;
     across(src, r, k.rows[free]);
     k.at[free] = r;
