@@ -31,10 +31,9 @@ import { trainMlp } from './lib/train-mlp';
 import { cliOption } from './lib/cli-option';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = cliOption;
-const from = arg('--from', DEFAULT_PHOTO_ROOT);
-const seeds = Number(arg('--seeds', '4'));
-const cache = arg('--cache', '');
+const from = cliOption('--from', DEFAULT_PHOTO_ROOT);
+const seeds = Number(cliOption('--seeds', '4'));
+const cache = cliOption('--cache', '');
 const out = path.join(ROOT, 'netlify/lib/image/detect/model.json');
 /** Mask value from which a painted pixel is damage (the fixtures' damaged pixels), and up to which it is clean. */
 const DAMAGE = 64;
@@ -101,7 +100,7 @@ const train = (s: Samples, names: readonly string[], hidden: number, seed = 7): 
 // Pass 1: pixels. Damage (mask ≥ 64) and a random sample of the clean candidates (mask ≤ 5), each clean one
 // standing for its share of them; faint strokes in between are left out.
 const NEGATIVES = 6000;
-const POSITIVE_WEIGHT = Number(arg('--positive-weight', '3'));
+const POSITIVE_WEIGHT = Number(cliOption('--positive-weight', '3'));
 const pixelKey = `${FEATURE_NAMES.join()}|${seeds}|${photos.length}|${NEGATIVES}|${POSITIVE_WEIGHT}|structures 1/3`;
 let pixelSamples = cache ? Samples.load(`${cache}-pixels`, pixelKey) : null;
 if (!pixelSamples) {
@@ -119,7 +118,7 @@ if (!pixelSamples) {
   pixelSamples = set;
   if (cache) set.save(`${cache}-pixels`, pixelKey);
 }
-const pixel = train(pixelSamples, FEATURE_NAMES, Number(arg('--hidden', '20')));
+const pixel = train(pixelSamples, FEATURE_NAMES, Number(cliOption('--hidden', '20')));
 
 // Pass 2: objects, grouped with the pixel network just trained. An object is damage when most of its pixels
 // are painted (mask ≥ 64), clean when almost none are; weighted by its size, so the network minds pixels.
@@ -142,8 +141,8 @@ if (!objectSamples) {
 // One object network's decisions swing with its starting weights alone (validation removal moved by up to 2.3
 // points between three), so several are trained, from seeds 7, 8, …, and averaged.
 const objectSet = objectSamples;
-const objectNets = Number(arg('--object-nets', '3'));
-const object = Array.from({ length: objectNets }, (_, j) => train(objectSet, OBJECT_FEATURE_NAMES, Number(arg('--object-hidden', '12')), 7 + j));
+const objectNets = Number(cliOption('--object-nets', '3'));
+const object = Array.from({ length: objectNets }, (_, j) => train(objectSet, OBJECT_FEATURE_NAMES, Number(cliOption('--object-hidden', '12')), 7 + j));
 
 const summary = {
   photos: photos.length,

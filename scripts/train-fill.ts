@@ -18,8 +18,7 @@ import sharp from 'sharp';
 import { rgbBufferToL } from '../netlify/lib/image/lab';
 import { findDamage, isOversampled } from '../netlify/lib/image/detect/find';
 import { medianPlane, pixelNoise } from '../netlify/lib/image/detect/residual';
-import { inpaintPatches } from '../netlify/lib/image/fill/patches';
-import { continueStructures } from '../netlify/lib/image/fill/directional';
+import { fillFromSurroundings } from '../netlify/lib/image/fill/fill';
 import { FILL_FEATURE_COUNT, FILL_SCALE, fillFeatures } from '../netlify/lib/image/fill/learned';
 import { oldPhoto, random } from './lib/old-photo';
 import { DEFAULT_PHOTO_ROOT, PAINT_SIZES, isHeldOut, trainingPhotos } from './lib/training-photos';
@@ -27,11 +26,10 @@ import { trainMlp } from './lib/train-mlp';
 import { cliOption } from './lib/cli-option';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = cliOption;
-const from = arg('--from', DEFAULT_PHOTO_ROOT);
-const seeds = Number(arg('--seeds', '3'));
-const hidden = Number(arg('--hidden', '32'));
-const cache = arg('--cache', '');
+const from = cliOption('--from', DEFAULT_PHOTO_ROOT);
+const seeds = Number(cliOption('--seeds', '3'));
+const hidden = Number(cliOption('--hidden', '32'));
+const cache = cliOption('--cache', '');
 const out = path.join(ROOT, 'netlify/lib/image/fill/fill-model.json');
 /** Filled pixels taken per painted photo (at random), and the largest correction learned (in FILL_SCALE units). */
 const PER_PHOTO = 4000;
@@ -72,9 +70,7 @@ async function samples(): Promise<{ X: Float32Array; y: Float32Array; painted: F
       const grain = pixelNoise(L, w, h);
       const { mask } = await findDamage(L, median, w, h, grain, isOversampled(L, w, h));
       const filled = L.slice();
-      const confidence = { spread: new Float32Array(w * h), match: new Float32Array(w * h) };
-      inpaintPatches(filled, w, h, mask, { confidence });
-      continueStructures(filled, L, w, h, mask);
+      const confidence = fillFromSurroundings(filled, L, w, h, mask);
       const where: number[] = [];
       for (let i = 0; i < mask.length; i++) if (mask[i]) where.push(i);
       const r = random(k * 100 + seed);
@@ -102,8 +98,8 @@ async function samples(): Promise<{ X: Float32Array; y: Float32Array; painted: F
 const all = await samples();
 // Which filled pixels it learns from: those painted (mask above `--painted-from`) and, with `--clean-weight`, the
 // detector's wrong ones too, each counting for that much.
-const from8 = Number(arg('--painted-from', '5'));
-const cleanWeight = Number(arg('--clean-weight', '0'));
+const from8 = Number(cliOption('--painted-from', '5'));
+const cleanWeight = Number(cliOption('--clean-weight', '0'));
 const keep = Array.from(all.painted.keys()).filter((i) => all.painted[i]! > from8 || (cleanWeight > 0 && all.painted[i]! === 0));
 const X = new Float32Array(keep.length * FILL_FEATURE_COUNT);
 keep.forEach((i, k) => X.set(all.X.subarray(i * FILL_FEATURE_COUNT, (i + 1) * FILL_FEATURE_COUNT), k * FILL_FEATURE_COUNT));
@@ -111,7 +107,7 @@ const y = Float32Array.from(keep, (i) => all.y[i]!);
 const weights = Float32Array.from(keep, (i) => (all.painted[i]! > from8 ? 1 : cleanWeight));
 const names = Array.from({ length: FILL_FEATURE_COUNT }, (_, k) => `f${k}`);
 const t0 = performance.now();
-const net = trainMlp(X, y, names, { hidden, epochs: Number(arg('--epochs', '8')), seed: 7, rate: 0.003, output: 'value', weights });
+const net = trainMlp(X, y, names, { hidden, epochs: Number(cliOption('--epochs', '8')), seed: 7, rate: 0.003, output: 'value', weights });
 // How much of the fill's squared error the network takes away on its own training pixels (a sanity figure; the
 // benchmark's validation set measures what matters).
 let before = 0;

@@ -1,21 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { continueStructures } from '../../../netlify/lib/image/fill/directional';
 import { correctFill } from '../../../netlify/lib/image/fill/learned';
-import { inpaintPatches } from '../../../netlify/lib/image/fill/patches';
+import { fillFromSurroundings } from '../../../netlify/lib/image/fill/fill';
 import { pixelNoise } from '../../../netlify/lib/image/detect/residual';
 import { grainy } from '../../support/planes';
 
 // The fill's learned correction (fill/learned.ts): where it may act. What it gains is measured by the benchmark
 // (npm run bench: the fixtures and the validation photos), on photos painted like those it was trained on.
 
-/** The engine's fill of `mask` on a copy of L: patches, then structures continued. Returns it with what the
- * patch fill says of its own pixels. */
+/** The engine's fill of `mask` on a copy of L, and what the patch fill says of its own pixels. */
 function filled(L: Float32Array, w: number, h: number, mask: Uint8Array) {
   const out = L.slice();
-  const confidence = { spread: new Float32Array(w * h), match: new Float32Array(w * h) };
-  inpaintPatches(out, w, h, mask, { confidence });
-  continueStructures(out, L, w, h, mask);
-  return { out, confidence };
+  return { out, confidence: fillFromSurroundings(out, L, w, h, mask) };
 }
 
 describe('the fill’s learned correction', () => {

@@ -2,7 +2,7 @@ import { pixelNoise } from '../detect/residual';
 import { bilinearRows, downsample } from '../planes';
 import { addGrain } from './grain';
 import { continueStructures } from './directional';
-import { inpaintPatches } from './patches';
+import { inpaintPatches, type PatchConfidence } from './patches';
 import { correctFill } from './learned';
 
 // Filling the damage found: rebuilt from the texture around it (patches.ts), structures with a clear direction
@@ -45,9 +45,7 @@ export function fillDamage({ out, W, H, working, w, h, damage, weight, grain, ov
   if (!count) return 0;
   if (w === W && h === H) {
     const before = working.slice();
-    const confidence = { spread: new Float32Array(w * h), match: new Float32Array(w * h) };
-    inpaintPatches(working, w, h, damage, { confidence });
-    continueStructures(working, before, w, h, damage);
+    const confidence = fillFromSurroundings(working, before, w, h, damage);
     if (!oversampled) correctFill(before, working, damage, w, h, grain, confidence, twin);
     addGrain(working, damage, grain);
     if (weight) blendFill(working, before, damage, weight);
@@ -65,6 +63,18 @@ export function fillDamage({ out, W, H, working, w, h, damage, weight, grain, ov
   // carries no trace of what was filled (a guide filled otherwise, with the median, put faint scratches back).
   working.set(downsample(out, W, H, w, h));
   return count;
+}
+
+/**
+ * The fill from the surroundings, before any correction: patches, then the structures with a clear direction
+ * continued (in place on `plane`; `original` is the plane before it). Returns what the patch fill says of its
+ * own pixels. The fill's correction is trained on exactly this (scripts/train-fill.ts).
+ */
+export function fillFromSurroundings(plane: Float32Array, original: Float32Array, w: number, h: number, mask: Uint8Array): PatchConfidence {
+  const confidence = { spread: new Float32Array(w * h), match: new Float32Array(w * h) };
+  inpaintPatches(plane, w, h, mask, { confidence });
+  continueStructures(plane, original, w, h, mask);
+  return confidence;
 }
 
 /** Keeps (1 − weight) of the original under each partly filled pixel. */

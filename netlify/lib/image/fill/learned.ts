@@ -23,9 +23,6 @@ export const FILL_BOUND = 3;
  * disagree and how well the best one matched. */
 export const FILL_FEATURE_COUNT = 2 * SIDE * SIDE + 8 + 4;
 
-/** What the patch fill says of its own pixels. */
-export type FillConfidence = PatchConfidence;
-
 export type FillNetwork = { hidden: number; mean: number[]; scale: number[]; W1: number[]; b1: number[]; W2: number[]; b2: number; features: number };
 export const FILL_MODEL = model as unknown as FillNetwork;
 
@@ -33,7 +30,7 @@ export const FILL_MODEL = model as unknown as FillNetwork;
  * The features of filled pixel i of plane `filled` (w × h): `input` is the plane before the fill, `mask` the
  * filled pixels, `grain` the photo's pixel noise. Pixels beyond the border read as the nearest inside.
  */
-export function fillFeatures(input: Float32Array, filled: Float32Array, mask: Uint8Array, w: number, h: number, grain: number, confidence: FillConfidence, i: number, out: Float32Array, o = 0): void {
+export function fillFeatures(input: Float32Array, filled: Float32Array, mask: Uint8Array, w: number, h: number, grain: number, confidence: PatchConfidence, i: number, out: Float32Array, o = 0): void {
   const x = i % w;
   const y = (i - x) / w;
   const f = filled[i]!;
@@ -78,7 +75,7 @@ function evaluate(net: FillNetwork, z: Float64Array): number {
  * Corrects the fill of every masked pixel of `filled` (in place) by the network's estimate of the truth minus
  * the fill. `input` is the plane before the fill. Returns how many pixels it changed.
  */
-export function correctFill(input: Float32Array, filled: Float32Array, mask: Uint8Array, w: number, h: number, grain: number, confidence: FillConfidence, leave?: Uint8Array, net: FillNetwork = FILL_MODEL): number {
+export function correctFill(input: Float32Array, filled: Float32Array, mask: Uint8Array, w: number, h: number, grain: number, confidence: PatchConfidence, leave?: Uint8Array, net: FillNetwork = FILL_MODEL): number {
   if (!net.hidden || net.features !== FILL_FEATURE_COUNT) return 0;
   const row = new Float32Array(FILL_FEATURE_COUNT);
   const z = new Float64Array(FILL_FEATURE_COUNT);
