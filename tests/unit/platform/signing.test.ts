@@ -1,17 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { downloadToken, downloadTokenPayment, isValidOrderToken, orderToken } from '../../../netlify/lib/orders/tokens';
 import { checkFileLink, createUploadToken, fileSignature, readUploadToken } from '../../../netlify/lib/storage/local-tokens';
 import { assertStoragePath, contentTypeFor } from '../../../netlify/lib/storage/paths';
 
 const ID = '7d1f6c1e-7a1b-4c1e-9f1e-1a2b3c4d5e6f';
 const PAYMENT = 'aa1f6c1e-7a1b-4c1e-9f1e-1a2b3c4d5e6f';
-let saved: string | undefined;
+// Unit files share a process: the secret is stubbed and put back as it was (an unset one stays unset, where
+// assigning the saved undefined left the string "undefined" for the next file).
 beforeEach(() => {
-  saved = process.env.APP_SECRET;
-  process.env.APP_SECRET = 'unit-test-secret-0123456789abcdefghijkl';
+  vi.stubEnv('APP_SECRET', 'unit-test-secret-0123456789abcdefghijkl');
 });
 afterEach(() => {
-  process.env.APP_SECRET = saved;
+  vi.unstubAllEnvs();
 });
 
 describe('order and download tokens', () => {
@@ -23,7 +23,7 @@ describe('order and download tokens', () => {
     expect(downloadTokenPayment(ID, downloadToken(PAYMENT, ID))).toBe(PAYMENT);
     expect(isValidOrderToken(ID, null)).toBe(false);
     expect(isValidOrderToken(ID, token.slice(1))).toBe(false);
-    process.env.APP_SECRET = 'another-secret-0123456789abcdefghijklmn';
+    vi.stubEnv('APP_SECRET', 'another-secret-0123456789abcdefghijklmn');
     expect(isValidOrderToken(ID, token)).toBe(false);
   });
 
@@ -39,7 +39,7 @@ describe('order and download tokens', () => {
   });
 
   it('refuse to sign without a real secret', () => {
-    process.env.APP_SECRET = 'short';
+    vi.stubEnv('APP_SECRET', 'short');
     expect(() => orderToken(ID)).toThrow(/set APP_SECRET/);
   });
 });
