@@ -51,10 +51,11 @@ function bilinearRowOf(w: number, h: number, H: number, Y: number) {
 }
 
 /**
- * Bilinear resampling with pixel-centre alignment, one output row at a time: lets callers fuse
- * upsampling with what consumes it instead of holding full-resolution planes.
+ * Bilinear resampling with pixel-centre alignment, one output row at a time, as the two source rows it blends
+ * (interpolated across, in reused buffers) and the lower one's weight `ty`: output row Y is
+ * `top[X] + (bot[X] − top[X]) · ty`, rounded to a float. For callers that fuse the blend with what consumes it.
  */
-export function bilinearRows(w: number, h: number, W: number, H: number) {
+export function bilinearRowPairs(w: number, h: number, W: number, H: number) {
   const { xi, xf, x1off } = bilinearColumns(w, W);
   // An enlargement reads each source row for several output rows in a row: each plane's last two source rows
   // interpolated across are kept (in double, the arithmetic of the one-step formula), so the next output row
@@ -80,11 +81,24 @@ export function bilinearRows(w: number, h: number, W: number, H: number) {
     k.at[free] = r;
     return k.rows[free];
   };
-  /** Writes output row Y of `src` (w×h) into `out` (length W). */
-  return (src: Float32Array, Y: number, out: Float32Array) => {
+  /** Output row Y of `src` (w×h) as its two source rows and the weight of the lower one. */
+  return (src: Float32Array, Y: number): { top: Float64Array; bot: Float64Array; ty: number } => {
     const { ty, r0, r1 } = bilinearRowOf(w, h, H, Y);
     const top = sourceRow(src, r0, -1);
     const bot = r1 === r0 ? top : sourceRow(src, r1, r0);
+    return { top, bot, ty };
+  };
+}
+
+/**
+ * Bilinear resampling with pixel-centre alignment, one output row at a time: lets callers fuse
+ * upsampling with what consumes it instead of holding full-resolution planes.
+ */
+export function bilinearRows(w: number, h: number, W: number, H: number) {
+  const pair = bilinearRowPairs(w, h, W, H);
+  /** Writes output row Y of `src` (w×h) into `out` (length W). */
+  return (src: Float32Array, Y: number, out: Float32Array) => {
+    const { top, bot, ty } = pair(src, Y);
     for (let X = 0; X < W; X++) out[X] = top[X] + (bot[X] - top[X]) * ty;
   };
 }
@@ -108,6 +122,22 @@ export function bilinearSampler(w: number, h: number, W: number, H: number) {
     const bot = src[r1 + x] + (src[r1 + x + x1off] - src[r1 + x]) * t;
     return Math.fround(top + (bot - top) * ty);
   };
+}
+
+/** An operation on one row of a full-resolution plane: row Y (W values), changed in place. */
+export type RowPass = (Y: number, row: Float32Array) => void;
+
+/**
+ * Runs each pass over a row before the next row: the row stays in cache between them, where whole-plane passes
+ * one after another would read and write a 12 MP plane each (null passes are skipped).
+ */
+export function applyRows(plane: Float32Array, W: number, H: number, passes: (RowPass | null)[]): void {
+  const live = passes.filter((p): p is RowPass => p !== null);
+  if (!live.length) return;
+  for (let Y = 0; Y < H; Y++) {
+    const row = plane.subarray(Y * W, (Y + 1) * W);
+    for (const pass of live) pass(Y, row);
+  }
 }
 
 /** Bilinear resampling with pixel-centre alignment (used for upsampling). */
@@ -231,16 +261,16 @@ export function guidedUpsampleRows(
 ): void {
   const guide = guideMeans(guideLow, w, h, r);
   const coeffs = srcsLow.map((src) => guidedCoefficients(guideLow, src, w, h, r, eps, guide));
-  const row = bilinearRows(w, h, W, H);
-  const A = new Float32Array(W), B = new Float32Array(W);
+  const pair = bilinearRowPairs(w, h, W, H);
   const rows = srcsLow.map(() => new Float32Array(W));
   for (let Y = 0; Y < H; Y++) {
-    const g = guideFull.subarray(Y * W, (Y + 1) * W);
+    const o = Y * W;
     coeffs.forEach((c, k) => {
-      row(c.A, Y, A);
-      row(c.B, Y, B);
+      // A and B upsampled and applied in one loop: each rounded to a float, as a row of them would store it.
+      const { top: tA, bot: bA, ty } = pair(c.A, Y);
+      const { top: tB, bot: bB } = pair(c.B, Y);
       const out = rows[k];
-      for (let X = 0; X < W; X++) out[X] = A[X] * g[X] + B[X];
+      for (let X = 0; X < W; X++) out[X] = Math.fround(tA[X] + (bA[X] - tA[X]) * ty) * guideFull[o + X] + Math.fround(tB[X] + (bB[X] - tB[X]) * ty);
     });
     onRow(Y, rows);
   }

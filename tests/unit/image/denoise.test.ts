@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { denoise } from '../../../netlify/lib/image/restore/detail';
+import { denoiseRows } from '../../../netlify/lib/image/restore/detail';
+import { applyRows } from '../../../netlify/lib/image/planes';
 import { gaussian } from '../../../netlify/lib/image/fill/grain';
 
 // The denoise keeps the pipeline's share of the grain where the window shows structure, and less of it on
@@ -12,7 +13,7 @@ describe('denoise: grain kept over structure, not on flat ground', () => {
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) L[y * w + x] = 50 + (x >= w / 2 ? 8 * Math.sin((Math.PI * x) / 2 + y) : 0) + sigma * gauss();
   const run = (amount: number) => {
     const out = L.slice();
-    denoise(out, w, h, L, w, h, sigma, amount);
+    applyRows(out, w, h, [denoiseRows(w, h, L, w, h, sigma, amount)]);
     return out;
   };
   const filtered = run(1); // the filter's own output: no grain kept

@@ -1,4 +1,4 @@
-import { bilinearRows, guidedCoefficients } from '../planes';
+import { bilinearRows, guidedCoefficients, type RowPass } from '../planes';
 
 // Grain and detail: the edge-preserving denoise, and the gentle sharpening at the end.
 
@@ -19,14 +19,13 @@ const SHARPEN_SPREADS = 1.5;
 
 /**
  * Edge-preserving denoise: a self-guided filter of the working plane `Lc` (w × h) with eps set from the measured
- * grain `sigma`, applied to `out` (W × H; the same plane when the sizes agree), keeping up to `1 − amount` of the grain
- * where the window shows structure and less on flat ground (`GRAIN_KEPT`);
- * `scale` is how many pixels wide the grain is (2 on an oversampled plane).
- * At a smaller working size the coefficients reach full resolution a row at a time (two full-size planes
- * would be 8 bytes a pixel).
+ * grain `sigma`, applied to the full-resolution plane (W × H) a row at a time, keeping up to `1 − amount` of the
+ * grain where the window shows structure and less on flat ground (`GRAIN_KEPT`); `scale` is how many pixels wide
+ * the grain is (2 on an oversampled plane). Null when there is nothing to do. At a smaller working size the
+ * coefficients reach full resolution a row at a time (two full-size planes would be 8 bytes a pixel).
  */
-export function denoise(out: Float32Array, W: number, H: number, Lc: Float32Array, w: number, h: number, sigma: number, amount: number, scale = 1): void {
-  if (amount <= 0 || sigma <= 0.3) return;
+export function denoiseRows(W: number, H: number, Lc: Float32Array, w: number, h: number, sigma: number, amount: number, scale = 1): RowPass | null {
+  if (amount <= 0 || sigma <= 0.3) return null;
   const full = w === W && h === H;
   // Grain `scale` px wide (an oversampled scan) is smoothed over `scale` times the reach, and eps grows with it:
   // the median's residual measures such clumped grain as finer than it is.
@@ -34,23 +33,24 @@ export function denoise(out: Float32Array, W: number, H: number, Lc: Float32Arra
   const { A, B } = guidedCoefficients(Lc, Lc, w, h, (full ? 2 : 1) * scale, eps);
   const keep = 1 - amount;
   if (full) {
-    for (let i = 0; i < out.length; i++) {
-      const q = A[i]! * out[i]! + B[i]!;
-      out[i] = q + keptShare(A[i]!, keep) * (out[i]! - q);
-    }
-    return;
+    return (Y, row) => {
+      for (let X = 0, i = Y * W; X < W; X++, i++) {
+        const q = A[i]! * row[X]! + B[i]!;
+        row[X] = q + keptShare(A[i]!, keep) * (row[X]! - q);
+      }
+    };
   }
-  const row = bilinearRows(w, h, W, H);
+  const rowOf = bilinearRows(w, h, W, H);
   const Ar = new Float32Array(W);
   const Br = new Float32Array(W);
-  for (let Y = 0, o = 0; Y < H; Y++, o += W) {
-    row(A, Y, Ar);
-    row(B, Y, Br);
+  return (Y, row) => {
+    rowOf(A, Y, Ar);
+    rowOf(B, Y, Br);
     for (let X = 0; X < W; X++) {
-      const q = Ar[X]! * out[o + X]! + Br[X]!;
-      out[o + X] = q + keptShare(Ar[X]!, keep) * (out[o + X]! - q);
+      const q = Ar[X]! * row[X]! + Br[X]!;
+      row[X] = q + keptShare(Ar[X]!, keep) * (row[X]! - q);
     }
-  }
+  };
 }
 
 /** Pixels of a plane of another size (the working plane) to leave alone. */
@@ -59,35 +59,47 @@ export type LeaveMask = { mask: Uint8Array; width: number; height: number };
 /**
  * Gentle sharpening: a binomial 3×3 unsharp mask of gain `amount`, soft-thresholded at the grain level
  * (`sigma` × the tone curve's `gain`) so the remaining grain is not amplified. Pixels under `leave` (given at
- * the working size, read at the nearest working pixel) keep their value.
+ * the working size, read at the nearest working pixel) keep their value. Every value ends within L*'s range.
  */
 export function sharpen(out: Float32Array, W: number, H: number, sigma: number, gain: number, amount: number, leave?: LeaveMask): void {
-  if (amount <= 0) return;
-  const col = leave && Int32Array.from({ length: W }, (_, x) => Math.min(leave.width - 1, Math.floor((x * leave.width) / W)));
-  const tmp = new Float32Array(out.length);
-  for (let y = 0; y < H; y++) {
-    const r = y * W;
-    tmp[r] = (3 * out[r]! + out[r + Math.min(1, W - 1)]!) / 4;
-    for (let x = 1; x < W - 1; x++) tmp[r + x] = (out[r + x - 1]! + 2 * out[r + x]! + out[r + x + 1]!) / 4;
-    if (W > 1) tmp[r + W - 1] = (out[r + W - 2]! + 3 * out[r + W - 1]!) / 4;
+  if (amount <= 0) {
+    clampL(out);
+    return;
   }
+  const col = leave && Int32Array.from({ length: W }, (_, x) => Math.min(leave.width - 1, Math.floor((x * leave.width) / W)));
+  // The horizontal blur of the rows above, at and below the one sharpened, each made before that row changes
+  // (a full-size blurred copy of a 12 MP photo would be 48 MB).
+  const across = (y: number, into: Float32Array) => {
+    const r = y * W;
+    into[0] = (3 * out[r]! + out[r + Math.min(1, W - 1)]!) / 4;
+    for (let x = 1; x < W - 1; x++) into[x] = (out[r + x - 1]! + 2 * out[r + x]! + out[r + x + 1]!) / 4;
+    if (W > 1) into[W - 1] = (out[r + W - 2]! + 3 * out[r + W - 1]!) / 4;
+  };
+  let above = new Float32Array(W), at = new Float32Array(W), below = new Float32Array(W);
+  across(0, at);
   const thr = SHARPEN_SPREADS * sigma * gain;
   for (let y = 0; y < H; y++) {
-    const up = Math.max(0, y - 1) * W;
     const r = y * W;
-    const dn = Math.min(H - 1, y + 1) * W;
+    const up = y > 0 ? above : at;
+    const dn = y + 1 < H ? below : at;
+    if (y + 1 < H) across(y + 1, below);
     const lr = leave ? Math.min(leave.height - 1, Math.floor((y * leave.height) / H)) * leave.width : 0;
     for (let x = 0; x < W; x++) {
-      if (leave && leave.mask[lr + col![x]!]) continue;
-      const blur = (tmp[up + x]! + 2 * tmp[r + x]! + tmp[dn + x]!) / 4;
-      const d = out[r + x]! - blur;
-      const ad = Math.abs(d);
-      if (ad > thr) out[r + x]! += amount * Math.sign(d) * (ad - thr);
+      let v = out[r + x]!;
+      if (!(leave && leave.mask[lr + col![x]!])) {
+        const blur = (up[x]! + 2 * at[x]! + dn[x]!) / 4;
+        const d = v - blur;
+        const ad = Math.abs(d);
+        // Rounded as the plane stores it before it is clamped.
+        if (ad > thr) v = Math.fround(v + amount * Math.sign(d) * (ad - thr));
+      }
+      out[r + x] = v < 0 ? 0 : v > 100 ? 100 : v;
     }
+    [above, at, below] = [at, below, above];
   }
 }
 
 /** Keeps every value within L*'s range. */
-export function clampL(out: Float32Array): void {
+function clampL(out: Float32Array): void {
   for (let i = 0; i < out.length; i++) out[i] = out[i]! < 0 ? 0 : out[i]! > 100 ? 100 : out[i]!;
 }

@@ -1,5 +1,5 @@
 import { linearToSrgb, lToY, srgbToLinear, yToL } from '../lab';
-import { bilinearRows, percentile } from '../planes';
+import { bilinearRows, percentile, type RowPass } from '../planes';
 import type { Tone } from '../../../../src/lib/tool/image-schema';
 
 // Tone: undoing the fade, the local contrast boost and the lens fall-off correction, on full-resolution L*.
@@ -64,35 +64,37 @@ export function midGain(curve: (L: number) => number): number {
 export type LocalContrast = { A: Float32Array; B: Float32Array; width: number; height: number; alpha: number };
 
 /**
- * Applies the tone curve to every pixel of `out` (W × H), with a share `alpha` of the detail above an
- * edge-aware base layer added back first when `base` (guided-filter coefficients at the working size) is given.
- */
-export function applyTone(out: Float32Array, W: number, H: number, curve: (L: number) => number, base: LocalContrast | null): void {
-  if (!base) {
-    for (let i = 0; i < out.length; i++) out[i] = curve(out[i]!);
-    return;
-  }
-  const row = bilinearRows(base.width, base.height, W, H);
-  const Ar = new Float32Array(W);
-  const Br = new Float32Array(W);
-  for (let Y = 0, o = 0; Y < H; Y++, o += W) {
-    row(base.A, Y, Ar);
-    row(base.B, Y, Br);
-    for (let X = 0; X < W; X++) {
-      const v = out[o + X]!;
-      const b = Ar[X]! * v + Br[X]!;
-      out[o + X] = curve(b + (1 + base.alpha) * (v - b));
-    }
-  }
-}
-
-/**
+ * The tone of the full-resolution plane (W × H), a row at a time: the tone curve on every pixel, with a share
+ * `alpha` of the detail above an edge-aware base layer added back first when `base` (guided-filter coefficients
+ * at the working size) is given; then the lens fall-off correction of strength `vignette` (0 turns it off).
+ *
  * Lens fall-off: old lenses darken the corners; brighten them by the prior 1 / (1 − k·r²) (r = 1 at the
  * corners). Estimating k per photo proved unreliable (content looks like vignetting), so this is a fixed, mild
- * correction; 0 turns it off.
+ * correction.
  */
-export function correctVignette(out: Float32Array, W: number, H: number, k: number): void {
-  if (k <= 0) return;
+export function toneRows(W: number, H: number, curve: (L: number) => number, base: LocalContrast | null, vignette: number): RowPass {
+  const rowOf = base && bilinearRows(base.width, base.height, W, H);
+  const Ar = new Float32Array(W);
+  const Br = new Float32Array(W);
+  const fallOff = vignette > 0 ? lensFallOff(W, H, vignette) : null;
+  return (Y, row) => {
+    if (!base) {
+      for (let X = 0; X < W; X++) row[X] = curve(row[X]!);
+    } else {
+      rowOf!(base.A, Y, Ar);
+      rowOf!(base.B, Y, Br);
+      for (let X = 0; X < W; X++) {
+        const v = row[X]!;
+        const b = Ar[X]! * v + Br[X]!;
+        row[X] = curve(b + (1 + base.alpha) * (v - b));
+      }
+    }
+    fallOff?.(Y, row);
+  };
+}
+
+/** The lens fall-off correction of strength k (see toneRows), as a row pass. */
+function lensFallOff(W: number, H: number, k: number): RowPass {
   const cx = (W - 1) / 2;
   const cy = (H - 1) / 2;
   const R2 = cx * cx + cy * cy || 1;
@@ -100,16 +102,15 @@ export function correctVignette(out: Float32Array, W: number, H: number, k: numb
   const toV = new Float32Array(1025).map((_, j) => lToValue(j / 10.24));
   const toL = new Float32Array(4097).map((_, j) => valueToL(j / 4096));
   const dx2 = Float64Array.from({ length: W }, (_, x) => (x - cx) ** 2);
-  for (let y = 0; y < H; y++) {
+  return (y, row) => {
     const dy2 = (y - cy) ** 2;
     for (let x = 0; x < W; x++) {
       const g = 1 / (1 - k * ((dx2[x]! + dy2) / R2));
       if (g < 1.002) continue;
-      const i = y * W + x;
-      const v = toV[Math.min(1024, Math.max(0, (out[i]! * 10.24 + 0.5) | 0))]! * g;
-      out[i] = v >= 1 ? 100 : toL[(v * 4096 + 0.5) | 0]!;
+      const v = toV[Math.min(1024, Math.max(0, (row[x]! * 10.24 + 0.5) | 0))]! * g;
+      row[x] = v >= 1 ? 100 : toL[(v * 4096 + 0.5) | 0]!;
     }
-  }
+  };
 }
 
 /**
