@@ -19,33 +19,72 @@ export function eachNeighbour(x: number, y: number, w: number, h: number, visit:
 export function maskComponents(mask: Uint8Array, W: number, H: number, margin: number): { label: Int32Array; boxes: Box[] } {
   const label = new Int32Array(mask.length);
   const boxes: Box[] = [];
-  const stack: number[] = [];
-  for (let s = 0; s < mask.length; s++) {
-    if (!mask[s] || label[s]) continue;
+  // Each pixel is pushed once (labelled as it is pushed); the stack grows when a region outgrows it.
+  let stack = new Int32Array(1024);
+  let top = 0;
+  const next = setScanner(mask);
+  for (let s = next(0); s < mask.length; s = next(s + 1)) {
+    if (label[s]) continue;
     const id = boxes.length + 1;
     let x0 = W;
     let y0 = H;
     let x1 = -1;
     let y1 = -1;
     label[s] = id;
-    stack.push(s);
-    while (stack.length) {
-      const p = stack.pop()!;
+    stack[top++] = s;
+    while (top) {
+      const p = stack[--top]!;
       const x = p % W;
       const y = (p - x) / W;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
-      eachNeighbour(x, y, W, H, (q) => {
-        if (!mask[q] || label[q]) return;
-        label[q] = id;
-        stack.push(q);
-      });
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      if (top + 8 > stack.length) {
+        const more = new Int32Array(2 * stack.length);
+        more.set(stack);
+        stack = more;
+      }
+      // The 8 neighbours inside the plane (eachNeighbour, unrolled: this runs on every pixel of a 12 MP mask).
+      const xa = x > 0 ? x - 1 : x, xb = x < W - 1 ? x + 1 : x;
+      for (let yy = y > 0 ? y - 1 : y; yy <= (y < H - 1 ? y + 1 : y); yy++) {
+        for (let q = yy * W + xa, end = yy * W + xb; q <= end; q++) {
+          if (!mask[q] || label[q]) continue;
+          label[q] = id;
+          stack[top++] = q;
+        }
+      }
     }
     boxes.push({ x0: Math.max(0, x0 - margin), y0: Math.max(0, y0 - margin), x1: Math.min(W - 1, x1 + margin), y1: Math.min(H - 1, y1 + margin) });
   }
   return { label, boxes };
+}
+
+/**
+ * A scan for set pixels: `next(from, end)` is the first set pixel of `mask` in [from, end) (`end` if none). Masks
+ * are mostly empty: four bytes are read at a time where they are aligned, which makes the scan of a 12 MP mask
+ * several times faster.
+ */
+export function setScanner(mask: Uint8Array): (from: number, end?: number) => number {
+  const n = mask.length;
+  // Bytes before the first aligned word, and the whole words after them.
+  const lead = Math.min(n, (4 - (mask.byteOffset & 3)) & 3);
+  const words = new Uint32Array(mask.buffer, mask.byteOffset + lead, (n - lead) >> 2);
+  return (from, end = n) => {
+    let i = from;
+    while (i < end && (i < lead || (i - lead) & 3)) {
+      if (mask[i]) return i;
+      i++;
+    }
+    if (i < end) {
+      let k = (i - lead) >> 2;
+      const last = Math.min(words.length, (end - lead) >> 2);
+      while (k < last && words[k] === 0) k++;
+      i = Math.max(i, lead + 4 * k);
+    }
+    for (; i < end; i++) if (mask[i]) return i;
+    return end;
+  };
 }
 
 /** The pixels of each of `count` labelled regions, in raster order. */

@@ -199,7 +199,7 @@ export async function automaticPass(bytes: Buffer, opts: RestoreOpts, timings: R
   const tone = detectTone(smallLab.a, smallLab.b);
   lap('analyse');
 
-  const { L, report } = await restoreLuminance({ L: L0, width: W, height: H, options: pipe.restore, timings, knownDamage: opts.knownDamage });
+  const { L, report } = await restoreLuminance({ L: L0, inPlace: true, width: W, height: H, options: pipe.restore, timings, knownDamage: opts.knownDamage });
   lap(); // restoreLuminance timed its own stages (detect, defects, denoise …)
   opts.onDamageMask?.(report.mask, report.maskWidth, report.maskHeight);
   const Llow = downsample(L, W, H, cs.width, cs.height);

@@ -140,6 +140,26 @@ export function applyRows(plane: Float32Array, W: number, H: number, passes: (Ro
   }
 }
 
+/**
+ * Which output pixels of a bilinear enlargement (bilinearRows' geometry) can read a source pixel, for callers that
+ * visit only the output near a sparse set of source pixels: output row Y reads source rows `rowsOf(Y)`; source
+ * column c is read by output columns `readers(c)` = [from, to). Every other output pixel is blind to it.
+ */
+export function bilinearReach(w: number, h: number, W: number, H: number) {
+  const { xi } = bilinearColumns(w, W);
+  // first[c]: the first output column whose left source column is c or more (W if none).
+  const first = new Int32Array(w + 2).fill(W);
+  for (let X = W - 1; X >= 0; X--) first[xi[X]!] = X;
+  for (let c = w; c >= 0; c--) first[c] = Math.min(first[c]!, first[c + 1]!);
+  return {
+    rowsOf: (Y: number): [number, number] => {
+      const { r0, r1 } = bilinearRowOf(w, h, H, Y);
+      return [r0 / w, r1 / w];
+    },
+    readers: (c: number): [number, number] => [first[Math.max(0, c - 1)]!, first[Math.min(w, c + 1)]!],
+  };
+}
+
 /** Bilinear resampling with pixel-centre alignment (used for upsampling). */
 export function upsample(src: Float32Array, w: number, h: number, W: number, H: number): Float32Array {
   if (W === w && H === h) return src.slice();

@@ -1,5 +1,6 @@
 import { pixelNoise } from '../detect/residual';
-import { bilinearRows, downsample } from '../planes';
+import { setScanner } from '../masks';
+import { bilinearReach, bilinearSampler, downsample } from '../planes';
 import { addGrain } from './grain';
 import { continueStructures } from './directional';
 import { inpaintPatches, type PatchConfidence } from './patches';
@@ -89,41 +90,45 @@ function blendFill(filled: Float32Array, before: Float32Array, damage: Uint8Arra
 type Partial = { index: Int32Array; weight: Float32Array };
 
 /**
- * The damage at full resolution, row by row (no full-size float planes): the pixels within the upsampled band
- * of the working damage (the whole band: the soft edges of a stroke made wider by the enlargement are damage
- * too). Rows far from any damage are skipped. A pixel's fill weight is the mean weight of the working damage
- * around it.
+ * The damage at full resolution (no full-size float planes): the pixels within the upsampled band of the working
+ * damage (the whole band: the soft edges of a stroke made wider by the enlargement are damage too). Only the
+ * pixels that read a damaged working pixel are looked at. A pixel's fill weight is the mean weight of the working
+ * damage around it.
  */
 function fullResolutionDamage(W: number, H: number, damage: Uint8Array, w: number, h: number, weight?: Float32Array): { fine: Uint8Array; partial: Partial } {
   const df = Float32Array.from(damage);
-  const row = bilinearRows(w, h, W, H);
-  const du = new Float32Array(W);
-  const wu = new Float32Array(W);
+  const sample = bilinearSampler(w, h, W, H);
+  const reach = bilinearReach(w, h, W, H);
   const fine = new Uint8Array(W * H);
   const index: number[] = [];
   const weights: number[] = [];
-  // Rows of the working plane with any damage, widened by one.
-  const busyRow = new Uint8Array(h);
-  for (let y = 0; y < h; y++) {
-    let any = false;
-    for (let x = 0; x < w && !any; x++) any = damage[y * w + x] === 1;
-    if (!any) continue;
-    busyRow[Math.max(0, y - 1)] = 1;
-    busyRow[y] = 1;
-    busyRow[Math.min(h - 1, y + 1)] = 1;
-  }
+  // The damaged columns of each working row, in order.
+  const next = setScanner(damage);
+  const columns = Array.from({ length: h }, (_, y) => {
+    const cols: number[] = [];
+    const end = (y + 1) * w;
+    for (let x = next(y * w, end); x < end; x = next(x + 1, end)) cols.push(x - y * w);
+    return cols;
+  });
   for (let Y = 0; Y < H; Y++) {
-    if (!busyRow[Math.min(h - 1, Math.floor(((Y + 0.5) * h) / H))]) continue;
-    row(df, Y, du);
-    if (weight) row(weight, Y, wu);
-    const o = Y * W;
-    for (let X = 0; X < W; X++) {
-      if (du[X]! <= BAND) continue;
-      fine[o + X] = 1;
-      const share = weight ? wu[X]! / du[X]! : 1;
-      if (share >= 1) continue;
-      index.push(o + X);
-      weights.push(share);
+    const [y0, y1] = reach.rowsOf(Y);
+    const a = columns[y0]!;
+    const b = y1 === y0 ? [] : columns[y1]!;
+    // Both rows' columns merged in order, each one's readers visited once, left to right (raster order).
+    let next = 0;
+    for (let i = 0, j = 0; i < a.length || j < b.length;) {
+      const c = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
+      const [from, to] = reach.readers(c);
+      for (let X = Math.max(from, next); X < to; X++) {
+        const du = sample(df, X, Y);
+        if (du <= BAND) continue;
+        fine[Y * W + X] = 1;
+        const share = weight ? sample(weight, X, Y) / du : 1;
+        if (share >= 1) continue;
+        index.push(Y * W + X);
+        weights.push(share);
+      }
+      next = Math.max(next, to);
     }
   }
   return { fine, partial: { index: Int32Array.from(index), weight: Float32Array.from(weights) } };
