@@ -313,18 +313,21 @@ export function fitSize(w: number, h: number, maxSide: number): { width: number;
   return { width: Math.max(1, Math.round(w * s)), height: Math.max(1, Math.round(h * s)) };
 }
 
-export function percentile(data: Float32Array, q: number, lo = 0, hi = 100, bins = 1024): number {
+/** The q-quantiles of a plane (each 0..1), from one histogram of `bins` levels over [lo, hi]. */
+export function percentiles(data: Float32Array, qs: number[], lo = 0, hi = 100, bins = 1024): number[] {
   const hist = new Uint32Array(bins);
   const scale = (bins - 1) / (hi - lo);
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
     hist[v <= lo ? 0 : v >= hi ? bins - 1 : ((v - lo) * scale) | 0]++;
   }
-  const target = q * data.length;
-  let acc = 0;
-  for (let k = 0; k < bins; k++) {
-    acc += hist[k];
-    if (acc >= target) return lo + k / scale;
-  }
-  return hi;
+  return qs.map((q) => {
+    const target = q * data.length;
+    let acc = 0;
+    for (let k = 0; k < bins; k++) {
+      acc += hist[k];
+      if (acc >= target) return lo + k / scale;
+    }
+    return hi;
+  });
 }

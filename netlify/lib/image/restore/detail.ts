@@ -1,4 +1,4 @@
-import { bilinearRows, guidedCoefficients, type RowPass } from '../planes';
+import { bilinearRowPairs, guidedCoefficients, type RowPass } from '../planes';
 
 // Grain and detail: the edge-preserving denoise, and the gentle sharpening at the end.
 
@@ -40,15 +40,15 @@ export function denoiseRows(W: number, H: number, Lc: Float32Array, w: number, h
       }
     };
   }
-  const rowOf = bilinearRows(w, h, W, H);
-  const Ar = new Float32Array(W);
-  const Br = new Float32Array(W);
+  const pair = bilinearRowPairs(w, h, W, H);
   return (Y, row) => {
-    rowOf(A, Y, Ar);
-    rowOf(B, Y, Br);
+    // A and B upsampled where they are used, each rounded to a float as a row of them would store it.
+    const { top: tA, bot: bA, ty } = pair(A, Y);
+    const { top: tB, bot: bB } = pair(B, Y);
     for (let X = 0; X < W; X++) {
-      const q = Ar[X]! * row[X]! + Br[X]!;
-      row[X] = q + keptShare(Ar[X]!, keep) * (row[X]! - q);
+      const a = Math.fround(tA[X]! + (bA[X]! - tA[X]!) * ty);
+      const q = a * row[X]! + Math.fround(tB[X]! + (bB[X]! - tB[X]!) * ty);
+      row[X] = q + keptShare(a, keep) * (row[X]! - q);
     }
   };
 }

@@ -1,5 +1,5 @@
 import { linearToSrgb, lToY, srgbToLinear, yToL } from '../lab';
-import { bilinearRows, percentile, type RowPass } from '../planes';
+import { bilinearRowPairs, percentiles, type RowPass } from '../planes';
 import type { Tone } from '../../../../src/lib/tool/image-schema';
 
 // Tone: undoing the fade, the local contrast boost and the lens fall-off correction, on full-resolution L*.
@@ -49,9 +49,7 @@ export function fadeCurve(loV: number, midV: number, hiV: number, amount: number
  * dark-toned photo keeps its dark tone.
  */
 export function photoFadeCurve(Lw: Float32Array, amount: number): { curve: (L: number) => number; stretch: [number, number] } {
-  const lo = percentile(Lw, LOW);
-  const hi = percentile(Lw, HIGH);
-  const md = percentile(Lw, 0.5);
+  const [lo, hi, md] = percentiles(Lw, [LOW, HIGH, 0.5]);
   return { curve: fadeCurve(lToValue(lo), lToValue(md), lToValue(hi), amount), stretch: [lo, hi] };
 }
 
@@ -73,19 +71,18 @@ export type LocalContrast = { A: Float32Array; B: Float32Array; width: number; h
  * correction.
  */
 export function toneRows(W: number, H: number, curve: (L: number) => number, base: LocalContrast | null, vignette: number): RowPass {
-  const rowOf = base && bilinearRows(base.width, base.height, W, H);
-  const Ar = new Float32Array(W);
-  const Br = new Float32Array(W);
+  const pair = base && bilinearRowPairs(base.width, base.height, W, H);
   const fallOff = vignette > 0 ? lensFallOff(W, H, vignette) : null;
   return (Y, row) => {
     if (!base) {
       for (let X = 0; X < W; X++) row[X] = curve(row[X]!);
     } else {
-      rowOf!(base.A, Y, Ar);
-      rowOf!(base.B, Y, Br);
+      // The base's coefficients upsampled where they are used, each rounded to a float as a row would store it.
+      const { top: tA, bot: bA, ty } = pair!(base.A, Y);
+      const { top: tB, bot: bB } = pair!(base.B, Y);
       for (let X = 0; X < W; X++) {
         const v = row[X]!;
-        const b = Ar[X]! * v + Br[X]!;
+        const b = Math.fround(tA[X]! + (bA[X]! - tA[X]!) * ty) * v + Math.fround(tB[X]! + (bB[X]! - tB[X]!) * ty);
         row[X] = curve(b + (1 + base.alpha) * (v - b));
       }
     }
