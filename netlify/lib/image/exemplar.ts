@@ -345,24 +345,30 @@ export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions =
   // Read back with multilinear interpolation over the 2^D corners around each pixel's coordinate.
   const f = features(L, w, h);
   const a = new Float32Array(w * h), b = new Float32Array(w * h);
-  const D = target.length, lo = new Int32Array(D), t = new Float64Array(D);
+  const D = target.length;
+  // Each corner's weight and cell, corner k taking the upper cell along axis q where bit q of k is set. The
+  // weights are built axis by axis, each the product of its axes' factors in axis order (as one product per
+  // corner would be), so the 2^D products share their common factors.
+  const wgt = new Float64Array(1 << D), cell = new Int32Array(1 << D);
   for (let i = 0; i < w * h; i++) {
-    for (let q = 0; q < D; q++) {
+    wgt[0] = 1;
+    cell[0] = 0;
+    for (let q = 0, n = 1; q < D; q++, n *= 2) {
       const v = coord(target[q], target[q].value(f, i));
-      lo[q] = Math.min(target[q].cells - 2, Math.floor(v));
-      t[q] = v - lo[q];
+      const lo = Math.min(target[q].cells - 2, Math.floor(v));
+      const t = v - lo;
+      for (let k = 0; k < n; k++) {
+        wgt[k + n] = wgt[k] * t;
+        cell[k + n] = cell[k] + (lo + 1) * strides[q];
+        wgt[k] *= 1 - t;
+        cell[k] += lo * strides[q];
+      }
     }
     let sa = 0, sb = 0;
-    for (let corner = 0; corner < 1 << D; corner++) {
-      let wgt = 1, c = 0;
-      for (let q = 0; q < D; q++) {
-        const hi = (corner >> q) & 1;
-        wgt *= hi ? t[q] : 1 - t[q];
-        c += (lo[q] + hi) * strides[q];
-      }
-      if (wgt > 0) {
-        sa += wgt * cellA[c];
-        sb += wgt * cellB[c];
+    for (let k = 0; k < 1 << D; k++) {
+      if (wgt[k] > 0) {
+        sa += wgt[k] * cellA[cell[k]];
+        sb += wgt[k] * cellB[cell[k]];
       }
     }
     a[i] = sa;
