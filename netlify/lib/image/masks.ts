@@ -69,7 +69,7 @@ export function setScanner(mask: Uint8Array): (from: number, end?: number) => nu
   const n = mask.length;
   // Bytes before the first aligned word, and the whole words after them.
   const lead = Math.min(n, (4 - (mask.byteOffset & 3)) & 3);
-  const words = new Uint32Array(mask.buffer, mask.byteOffset + lead, (n - lead) >> 2);
+  const words = (mask.byteOffset + lead) & 3 ? new Uint32Array(0) : new Uint32Array(mask.buffer, mask.byteOffset + lead, (n - lead) >> 2);
   return (from, end = n) => {
     let i = from;
     while (i < end && (i < lead || (i - lead) & 3)) {

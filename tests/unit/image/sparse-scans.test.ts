@@ -14,8 +14,8 @@ describe('sparse scans find what a full visit finds', () => {
   it('the set-pixel scan, at any alignment, from any start to any end', () => {
     const buffer = new Uint8Array(203);
     for (let i = 0; i < buffer.length; i++) buffer[i] = rnd() < 0.03 ? 1 : 0;
-    for (const offset of [0, 1, 2, 3]) {
-      const mask = buffer.subarray(offset, offset + 190);
+    for (const [offset, length] of [[0, 190], [1, 190], [2, 190], [3, 190], [1, 2], [2, 0], [5, 7]]) {
+      const mask = buffer.subarray(offset!, offset! + length!);
       const next = setScanner(mask);
       for (let from = 0; from <= mask.length; from += 7) {
         for (const end of [from, from + 1, from + 5, from + 40, mask.length]) {
