@@ -17,47 +17,62 @@ export function eachNeighbour(x: number, y: number, w: number, h: number, visit:
 
 /** The 8-connected regions of a mask: a label per pixel (1…, 0 outside) and each region's box grown by `margin`. */
 export function maskComponents(mask: Uint8Array, W: number, H: number, margin: number): { label: Int32Array; boxes: Box[] } {
+  const { pixels, boxes } = maskRegions(mask, W, H, margin);
   const label = new Int32Array(mask.length);
+  pixels.forEach((members, k) => {
+    for (let q = 0; q < members.length; q++) label[members[q]!] = k + 1;
+  });
+  return { label, boxes };
+}
+
+/**
+ * The 8-connected regions of a mask as their pixels (in no particular order), in order of each one's first pixel,
+ * and each region's box grown by `margin`. Needs no plane of the mask's size: a 12 MP mask's damage is a few
+ * thousandths of its pixels, and the pages a full-size label plane touches cost more than the regions' search.
+ */
+export function maskRegions(mask: Uint8Array, W: number, H: number, margin: number): { pixels: Int32Array[]; boxes: Box[] } {
+  const seen = new Uint8Array((mask.length + 7) >> 3);
+  const pixels: Int32Array[] = [];
   const boxes: Box[] = [];
-  // Each pixel is pushed once (labelled as it is pushed); the stack grows when a region outgrows it.
-  let stack = new Int32Array(1024);
-  let top = 0;
+  // The region being found, also the queue of pixels whose neighbours are still to look at; grown when full.
+  let found = new Int32Array(1024);
   const next = setScanner(mask);
   for (let s = next(0); s < mask.length; s = next(s + 1)) {
-    if (label[s]) continue;
-    const id = boxes.length + 1;
+    if (seen[s >> 3]! & (1 << (s & 7))) continue;
     let x0 = W;
     let y0 = H;
     let x1 = -1;
     let y1 = -1;
-    label[s] = id;
-    stack[top++] = s;
-    while (top) {
-      const p = stack[--top]!;
+    seen[s >> 3]! |= 1 << (s & 7);
+    found[0] = s;
+    let n = 1;
+    for (let k = 0; k < n; k++) {
+      const p = found[k]!;
       const x = p % W;
       const y = (p - x) / W;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
-      if (top + 8 > stack.length) {
-        const more = new Int32Array(2 * stack.length);
-        more.set(stack);
-        stack = more;
+      if (n + 8 > found.length) {
+        const more = new Int32Array(2 * found.length);
+        more.set(found);
+        found = more;
       }
       // The 8 neighbours inside the plane (eachNeighbour, unrolled: this runs on every pixel of a 12 MP mask).
       const xa = x > 0 ? x - 1 : x, xb = x < W - 1 ? x + 1 : x;
       for (let yy = y > 0 ? y - 1 : y; yy <= (y < H - 1 ? y + 1 : y); yy++) {
         for (let q = yy * W + xa, end = yy * W + xb; q <= end; q++) {
-          if (!mask[q] || label[q]) continue;
-          label[q] = id;
-          stack[top++] = q;
+          if (!mask[q] || seen[q >> 3]! & (1 << (q & 7))) continue;
+          seen[q >> 3]! |= 1 << (q & 7);
+          found[n++] = q;
         }
       }
     }
+    pixels.push(found.slice(0, n));
     boxes.push({ x0: Math.max(0, x0 - margin), y0: Math.max(0, y0 - margin), x1: Math.min(W - 1, x1 + margin), y1: Math.min(H - 1, y1 + margin) });
   }
-  return { label, boxes };
+  return { pixels, boxes };
 }
 
 /**

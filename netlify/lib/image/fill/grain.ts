@@ -1,4 +1,5 @@
 import { mulberry32 } from '../../../../src/lib/random';
+import { setScanner } from '../masks';
 
 /** Deterministic standard normal samples (Box–Muller): the same photo renders the same way. */
 export function gaussian(seed: number): () => number {
@@ -12,5 +13,6 @@ export function gaussian(seed: number): () => number {
  */
 export function addGrain(L: Float32Array, mask: Uint8Array, sigma: number, seed = 1): void {
   const g = gaussian(seed);
-  for (let i = 0; i < L.length; i++) if (mask[i]) L[i]! += sigma * g();
+  const next = setScanner(mask);
+  for (let i = next(0); i < mask.length; i = next(i + 1)) L[i]! += sigma * g();
 }

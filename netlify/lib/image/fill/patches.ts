@@ -1,4 +1,4 @@
-import { maskComponents, type Box } from '../masks';
+import { maskRegions, type Box } from '../masks';
 
 // Exemplar inpainting (Efros & Leung 1999, with the non-local-means average of Buades et al. 2005): the masked
 // pixels are filled from the border inwards, each from the centres of the `k` undamaged patches nearby that best
@@ -25,12 +25,12 @@ export function inpaintPatches(L: Float32Array, W: number, H: number, mask: Uint
   const half = opts.half ?? 2;
   const win = opts.window ?? 14;
   const K = opts.k ?? 6;
-  const { label, boxes } = maskComponents(mask, W, H, win + half);
-  boxes.forEach((box, k) => fillRegion(L, W, label, k + 1, box, half, win, K, opts.confidence));
+  const { pixels, boxes } = maskRegions(mask, W, H, win + half);
+  boxes.forEach((box, k) => fillRegion(L, W, mask, pixels[k]!, box, half, win, K, opts.confidence));
 }
 
-/** Region `id` of `label` inside `box`, as local planes: values, known pixels, damaged ones, its own. */
-function regionPlanes(L: Float32Array, W: number, label: Int32Array, id: number, box: Box) {
+/** A region (its pixels `members`, inside `box`) as local planes: values, known pixels, damaged ones, its own. */
+function regionPlanes(L: Float32Array, W: number, mask: Uint8Array, members: Int32Array, box: Box) {
   const bw = box.x1 - box.x0 + 1;
   const bh = box.y1 - box.y0 + 1;
   const n = bw * bh;
@@ -43,13 +43,19 @@ function regionPlanes(L: Float32Array, W: number, label: Int32Array, id: number,
       const g = (y + box.y0) * W + x + box.x0;
       const i = y * bw + x;
       I[i] = L[g]!;
-      if (label[g]) damaged[i] = 1;
+      if (mask[g]) damaged[i] = 1;
       else known[i] = 1;
-      if (label[g] === id) mine[i] = 1;
     }
   }
+  for (let q = 0; q < members.length; q++) mine[local(members[q]!, W, box)] = 1;
   return { bw, bh, n, I, known, damaged, mine };
 }
+
+/** A plane index `g` (plane width W) as an index of `box`'s local planes. */
+const local = (g: number, W: number, box: Box) => {
+  const x = g % W;
+  return ((g - x) / W - box.y0) * (box.x1 - box.x0 + 1) + x - box.x0;
+};
 
 /** Candidate centres whose whole patch is undamaged (an integral image of the mask). */
 function usableCentres(damaged: Uint8Array, bw: number, bh: number, half: number): Uint8Array {
@@ -69,9 +75,9 @@ function usableCentres(damaged: Uint8Array, bw: number, bh: number, half: number
   return usable;
 }
 
-/** Fills region `id` of `label` inside `box`; other regions there are neither used nor filled. */
-function fillRegion(L: Float32Array, W: number, label: Int32Array, id: number, box: Box, half: number, win: number, K: number, confidence?: PatchConfidence): void {
-  const { bw, bh, n, I, known, damaged, mine } = regionPlanes(L, W, label, id, box);
+/** Fills a region of `mask` (its pixels `members`, inside `box`); other regions there are neither used nor filled. */
+function fillRegion(L: Float32Array, W: number, mask: Uint8Array, members: Int32Array, box: Box, half: number, win: number, K: number, confidence?: PatchConfidence): void {
+  const { bw, bh, n, I, known, damaged, mine } = regionPlanes(L, W, mask, members, box);
   const spread = new Float32Array(confidence ? n : 0);
   const match = new Float32Array(confidence ? n : 0);
   const usable = usableCentres(damaged, bw, bh, half);
@@ -177,15 +183,13 @@ function fillRegion(L: Float32Array, W: number, label: Int32Array, id: number, b
     for (const i of ring) known[i] = 1;
     ring = next;
   }
-  for (let y = 0; y < bh; y++) {
-    for (let x = 0; x < bw; x++) {
-      const g = (y + box.y0) * W + x + box.x0;
-      if (label[g] !== id) continue;
-      L[g] = I[y * bw + x]!;
-      if (confidence) {
-        confidence.spread[g] = spread[y * bw + x]!;
-        confidence.match[g] = match[y * bw + x]!;
-      }
+  for (let q = 0; q < members.length; q++) {
+    const g = members[q]!;
+    const i = local(g, W, box);
+    L[g] = I[i]!;
+    if (confidence) {
+      confidence.spread[g] = spread[i]!;
+      confidence.match[g] = match[i]!;
     }
   }
 }
