@@ -43,6 +43,8 @@ export type AutomaticPass = {
   tone: Tone;
   /** The restored L* (0..100) before any heal mark, width × height. */
   L: Float32Array;
+  /** L made small to the chroma's size, as the colouring used it (kept in memory only: a stored pass remakes it). */
+  Lchroma?: Float32Array;
   /** Chroma before hints and grade, at the pipeline's colour size. */
   chroma: ChromaPlanes;
   colourSource: ColourSource;
@@ -171,6 +173,12 @@ async function colourOf(Llow: Float32Array, width: number, height: number, opts:
   return { chroma, method };
 }
 
+/** L* (the pass's own, or healed) at the chroma's size cw × ch: the pass's kept copy when it is of the same L*. */
+function lChroma(pass: AutomaticPass, L: Float32Array, cw: number, ch: number): Float32Array {
+  if (L === pass.L && pass.Lchroma?.length === cw * ch) return pass.Lchroma;
+  return downsample(L, pass.width, pass.height, cw, ch);
+}
+
 /**
  * The automatic pass of a photo's bytes: validated (unless `inspected`), decoded once, its luminance restored
  * and, when grey or sepia, coloured. Throws ImageInputError for files the buyer must replace.
@@ -217,7 +225,7 @@ export async function automaticPass(bytes: Buffer, opts: RestoreOpts, timings: R
     if (opts.reference) colourSource = { kind: 'reference', key: opts.referenceKey ?? 'reference' };
   }
   lap('colorize');
-  return { pass: { model: opts.model, width: W, height: H, tone, L, chroma, colourSource, method }, originalView: await originalView };
+  return { pass: { model: opts.model, width: W, height: H, tone, L, Lchroma: Llow, chroma, colourSource, method }, originalView: await originalView };
 }
 
 /**
@@ -228,7 +236,7 @@ export async function recolourPass(pass: AutomaticPass, opts: { reference?: Buff
   if (pass.tone === 'colour') return pass;
   const lap = stopwatch(timings);
   const cs = colourSize(pass.model, pass.width, pass.height);
-  const Llow = downsample(pass.L, pass.width, pass.height, cs.width, cs.height);
+  const Llow = lChroma(pass, pass.L, cs.width, cs.height);
   const { chroma, method } = await colourOf(Llow, cs.width, cs.height, { model: pass.model, ...opts });
   lap('colorize');
   const colourSource: ColourSource = opts.reference ? { kind: 'reference', key: opts.referenceKey ?? 'reference' } : { kind: 'automatic' };
@@ -252,7 +260,7 @@ export async function renderPass(pass: AutomaticPass, opts: { heal?: HealMark[];
     lap('heal');
   }
   const { width: cw, height: ch } = pass.chroma;
-  const Llow = downsample(L, W, H, cw, ch);
+  const Llow = lChroma(pass, L, cw, ch);
   let chroma = pass.chroma;
   let method = pass.method;
   if (opts.hints?.length) {
