@@ -15,16 +15,6 @@ export function eachNeighbour(x: number, y: number, w: number, h: number, visit:
   }
 }
 
-/** The 8-connected regions of a mask: a label per pixel (1…, 0 outside) and each region's box grown by `margin`. */
-export function maskComponents(mask: Uint8Array, W: number, H: number, margin: number): { label: Int32Array; boxes: Box[] } {
-  const { pixels, boxes } = maskRegions(mask, W, H, margin);
-  const label = new Int32Array(mask.length);
-  pixels.forEach((members, k) => {
-    for (let q = 0; q < members.length; q++) label[members[q]!] = k + 1;
-  });
-  return { label, boxes };
-}
-
 /**
  * The 8-connected regions of a mask as their pixels (in no particular order), in order of each one's first pixel,
  * and each region's box grown by `margin`. Needs no plane of the mask's size: a 12 MP mask's damage is a few
@@ -100,21 +90,6 @@ export function setScanner(mask: Uint8Array): (from: number, end?: number) => nu
     for (; i < end; i++) if (mask[i]) return i;
     return end;
   };
-}
-
-/** The pixels of each of `count` labelled regions, in raster order. */
-export function regionPixels(label: Int32Array, count: number): Int32Array[] {
-  const sizes = new Int32Array(count);
-  for (let i = 0; i < label.length; i++) if (label[i]) sizes[label[i]! - 1]!++;
-  const out = Array.from(sizes, (n) => new Int32Array(n));
-  const fill = new Int32Array(count);
-  for (let i = 0; i < label.length; i++) {
-    const id = label[i]!;
-    if (!id) continue;
-    out[id - 1]![fill[id - 1]!] = i;
-    fill[id - 1]!++;
-  }
-  return out;
 }
 
 /** Adds the 8 neighbours of every set pixel. */

@@ -90,6 +90,9 @@ export function bilinearRowPairs(w: number, h: number, W: number, H: number) {
   };
 }
 
+/** Pixel X of an output row given as its two source rows and weight (bilinearRowPairs), rounded as a row stores it. */
+export const between = (top: Float64Array, bot: Float64Array, ty: number, X: number): number => Math.fround(top[X]! + (bot[X]! - top[X]!) * ty);
+
 /**
  * Bilinear resampling with pixel-centre alignment, one output row at a time: lets callers fuse
  * upsampling with what consumes it instead of holding full-resolution planes.
@@ -286,11 +289,11 @@ export function guidedUpsampleRows(
   for (let Y = 0; Y < H; Y++) {
     const o = Y * W;
     coeffs.forEach((c, k) => {
-      // A and B upsampled and applied in one loop: each rounded to a float, as a row of them would store it.
+      // A and B upsampled and applied in one loop.
       const { top: tA, bot: bA, ty } = pair(c.A, Y);
       const { top: tB, bot: bB } = pair(c.B, Y);
       const out = rows[k];
-      for (let X = 0; X < W; X++) out[X] = Math.fround(tA[X] + (bA[X] - tA[X]) * ty) * guideFull[o + X] + Math.fround(tB[X] + (bB[X] - tB[X]) * ty);
+      for (let X = 0; X < W; X++) out[X] = between(tA, bA, ty, X) * guideFull[o + X] + between(tB, bB, ty, X);
     });
     onRow(Y, rows);
   }

@@ -1,4 +1,4 @@
-import { maskComponents, regionPixels } from '../masks';
+import { maskRegions } from '../masks';
 import { FEATURE_COUNT, FEATURE_NAMES, type Evidence } from './evidence';
 import { joinCollinear } from './chains';
 
@@ -53,7 +53,8 @@ export function likelyPixels(ev: Evidence, p: Float32Array, w: number, h: number
     index[candidates[c]!] = c;
     likely[candidates[c]!] = 1;
   }
-  const { label, boxes } = maskComponents(likely, w, h, 0);
+  // Each part's pixels in raster order.
+  const parts = maskRegions(likely, w, h, 0).pixels.map((members) => members.sort());
   const S = new Int32Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -61,7 +62,7 @@ export function likelyPixels(ev: Evidence, p: Float32Array, w: number, h: number
       S[(y + 1) * (w + 1) + x + 1] = own + S[y * (w + 1) + x + 1]! + S[(y + 1) * (w + 1) + x]! - S[y * (w + 1) + x]!;
     }
   }
-  return { parts: regionPixels(label, boxes.length), index, S };
+  return { parts, index, S };
 }
 
 /** Principal axis, its length and width (px) and straightness of a set of pixels. */

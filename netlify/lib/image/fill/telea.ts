@@ -1,4 +1,4 @@
-import { maskComponents, type Box } from '../masks';
+import { maskRegions, type Box } from '../masks';
 
 // Telea's fast marching fill (Telea 2004): the heal brush's estimate of the ground under a mark. Each region
 // is filled from its border inwards, each pixel the average of the known pixels near it.
@@ -64,7 +64,7 @@ export type TeleaOptions = {
  */
 export function inpaintTelea(L: Float32Array, W: number, H: number, mask: Uint8Array, opts: TeleaOptions = {}): void {
   const radius = opts.radius ?? 4;
-  for (const box of maskComponents(mask, W, H, radius + 2).boxes) fillRegion(L, W, mask, box, radius);
+  for (const box of maskRegions(mask, W, H, radius + 2).boxes) fillRegion(L, W, mask, box, radius);
 }
 
 /** Arrival time at a pixel from two neighbours' times (the eikonal update). */

@@ -1,4 +1,4 @@
-import { bilinearRowPairs, guidedCoefficients, type RowPass } from '../planes';
+import { between, bilinearRowPairs, guidedCoefficients, type RowPass } from '../planes';
 
 // Grain and detail: the edge-preserving denoise, and the gentle sharpening at the end.
 
@@ -42,12 +42,12 @@ export function denoiseRows(W: number, H: number, Lc: Float32Array, w: number, h
   }
   const pair = bilinearRowPairs(w, h, W, H);
   return (Y, row) => {
-    // A and B upsampled where they are used, each rounded to a float as a row of them would store it.
+    // A and B upsampled where they are used.
     const { top: tA, bot: bA, ty } = pair(A, Y);
     const { top: tB, bot: bB } = pair(B, Y);
     for (let X = 0; X < W; X++) {
-      const a = Math.fround(tA[X]! + (bA[X]! - tA[X]!) * ty);
-      const q = a * row[X]! + Math.fround(tB[X]! + (bB[X]! - tB[X]!) * ty);
+      const a = between(tA, bA, ty, X);
+      const q = a * row[X]! + between(tB, bB, ty, X);
       row[X] = q + keptShare(a, keep) * (row[X]! - q);
     }
   };

@@ -1,5 +1,5 @@
 import { linearToSrgb, lToY, srgbToLinear, yToL } from '../lab';
-import { bilinearRowPairs, percentiles, type RowPass } from '../planes';
+import { between, bilinearRowPairs, percentiles, type RowPass } from '../planes';
 import type { Tone } from '../../../../src/lib/tool/image-schema';
 
 // Tone: undoing the fade, the local contrast boost and the lens fall-off correction, on full-resolution L*.
@@ -77,12 +77,12 @@ export function toneRows(W: number, H: number, curve: (L: number) => number, bas
     if (!base) {
       for (let X = 0; X < W; X++) row[X] = curve(row[X]!);
     } else {
-      // The base's coefficients upsampled where they are used, each rounded to a float as a row would store it.
+      // The base's coefficients upsampled where they are used.
       const { top: tA, bot: bA, ty } = pair!(base.A, Y);
       const { top: tB, bot: bB } = pair!(base.B, Y);
       for (let X = 0; X < W; X++) {
         const v = row[X]!;
-        const b = Math.fround(tA[X]! + (bA[X]! - tA[X]!) * ty) * v + Math.fround(tB[X]! + (bB[X]! - tB[X]!) * ty);
+        const b = between(tA, bA, ty, X) * v + between(tB, bB, ty, X);
         row[X] = curve(b + (1 + base.alpha) * (v - b));
       }
     }
