@@ -103,11 +103,11 @@ function fullResolutionDamage(W: number, H: number, damage: Uint8Array, w: numbe
   const index: number[] = [];
   const weights: number[] = [];
   // The damaged columns of each working row, in order.
-  const next = setScanner(damage);
+  const nextDamaged = setScanner(damage);
   const columns = Array.from({ length: h }, (_, y) => {
     const cols: number[] = [];
     const end = (y + 1) * w;
-    for (let x = next(y * w, end); x < end; x = next(x + 1, end)) cols.push(x - y * w);
+    for (let x = nextDamaged(y * w, end); x < end; x = nextDamaged(x + 1, end)) cols.push(x - y * w);
     return cols;
   });
   for (let Y = 0; Y < H; Y++) {
@@ -115,11 +115,11 @@ function fullResolutionDamage(W: number, H: number, damage: Uint8Array, w: numbe
     const a = columns[y0]!;
     const b = y1 === y0 ? [] : columns[y1]!;
     // Both rows' columns merged in order, each one's readers visited once, left to right (raster order).
-    let next = 0;
+    let visitedTo = 0;
     for (let i = 0, j = 0; i < a.length || j < b.length;) {
       const c = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
       const [from, to] = reach.readers(c);
-      for (let X = Math.max(from, next); X < to; X++) {
+      for (let X = Math.max(from, visitedTo); X < to; X++) {
         const du = sample(df, X, Y);
         if (du <= BAND) continue;
         fine[Y * W + X] = 1;
@@ -128,7 +128,7 @@ function fullResolutionDamage(W: number, H: number, damage: Uint8Array, w: numbe
         index.push(Y * W + X);
         weights.push(share);
       }
-      next = Math.max(next, to);
+      visitedTo = Math.max(visitedTo, to);
     }
   }
   return { fine, partial: { index: Int32Array.from(index), weight: Float32Array.from(weights) } };
