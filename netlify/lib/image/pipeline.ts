@@ -276,10 +276,17 @@ export async function renderPass(pass: AutomaticPass, opts: { heal?: HealMark[];
   const rgb = new Uint8Array(W * H * 3);
   guidedUpsampleRows(L, W, H, Llow, [chroma.a, chroma.b], cw, ch, radius, eps, (Y, [a, b]) => labToRgbBuffer(L.subarray(Y * W, (Y + 1) * W), a!, b!, rgb, Y * W * 3));
   lap('compose');
-  const image = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer();
+  const image = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).jpeg(RESULT_JPEG).toBuffer();
   lap('encode');
   return { image, width: W, height: H, tone: pass.tone, method, timings };
 }
+
+/**
+ * The full-resolution result's JPEG. Huffman tables are the standard ones, not optimised per photo: the same
+ * pixels, the encode three times as fast (a 12 MP result 260 → 80 ms, without the whole image's coefficients
+ * held in memory), for files 2–3 % larger on the fixtures' photos (12–17 % on the smooth generated ones).
+ */
+const RESULT_JPEG = { quality: 90, chromaSubsampling: '4:4:4', optimiseCoding: false } as const;
 
 /**
  * Restores an old photo and, when it is grey or sepia, colorizes it: the automatic pass, then the rendering
