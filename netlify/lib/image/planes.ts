@@ -1,21 +1,19 @@
 // Single-channel float planes: resampling, box filtering and the guided filter (He, Sun, Tang 2013),
 // which is what lets heavy steps run at a working resolution while full-resolution luminance guides the result.
 
+import { setScanner } from './masks';
+
 export type Plane = { data: Float32Array; width: number; height: number };
 
 /** Downsample by averaging each output pixel's footprint (anti-aliased). */
 export function downsample(src: Float32Array, w: number, h: number, W: number, H: number): Float32Array {
   if (W === w && H === h) return src.slice();
   const out = new Float32Array(W * H);
-  const sx = w / W, sy = h / H;
-  const x0s = new Int32Array(W), x1s = new Int32Array(W);
-  for (let X = 0; X < W; X++) {
-    x0s[X] = Math.floor(X * sx);
-    x1s[X] = Math.max(x0s[X] + 1, Math.min(w, Math.floor((X + 1) * sx)));
-  }
+  const { from: x0s, to: x1s } = footprints(w, W);
+  const { from: y0s, to: y1s } = footprints(h, H);
   const row = new Float64Array(W);
   for (let Y = 0; Y < H; Y++) {
-    const y0 = Math.floor(Y * sy), y1 = Math.max(y0 + 1, Math.min(h, Math.floor((Y + 1) * sy)));
+    const y0 = y0s[Y]!, y1 = y1s[Y]!;
     row.fill(0);
     for (let y = y0; y < y1; y++) {
       const base = y * w;
@@ -29,6 +27,62 @@ export function downsample(src: Float32Array, w: number, h: number, W: number, H
     for (let X = 0; X < W; X++) out[o + X] = row[X] / ((y1 - y0) * (x1s[X] - x0s[X]));
   }
   return out;
+}
+
+/** downsample's footprints along an axis of n pixels made N: output pixel X sums source pixels from[X] … to[X] − 1. */
+function footprints(n: number, N: number): { from: Int32Array; to: Int32Array } {
+  const s = n / N;
+  const from = new Int32Array(N);
+  const to = new Int32Array(N);
+  for (let X = 0; X < N; X++) {
+    from[X] = Math.floor(X * s);
+    to[X] = Math.max(from[X]! + 1, Math.min(n, Math.floor((X + 1) * s)));
+  }
+  return { from, to };
+}
+
+/**
+ * Brings `out`, downsample(src, w, h, W, H) before the pixels set in `changed` (w × h) changed, up to date: only
+ * the output pixels whose footprint holds a changed pixel are summed again, in downsample's order, so `out` is
+ * what a new downsample would give, without a pass over the whole source (a 12 MP plane after its fill).
+ */
+export function refreshDownsample(src: Float32Array, w: number, h: number, out: Float32Array, W: number, H: number, changed: Uint8Array): void {
+  // An enlargement's footprints overlap (each has at least one pixel): made anew.
+  if (W > w || H > h) {
+    out.set(downsample(src, w, h, W, H));
+    return;
+  }
+  const cols = footprints(w, W);
+  const rows = footprints(h, H);
+  // The output column (row) whose footprint holds each source column (row); −1 for one no footprint reaches.
+  const ownerOf = ({ from, to }: { from: Int32Array; to: Int32Array }, n: number) => {
+    const owner = new Int32Array(n).fill(-1);
+    for (let X = 0; X < from.length; X++) owner.fill(X, from[X]!, to[X]!);
+    return owner;
+  };
+  const colOf = ownerOf(cols, w);
+  const rowOf = ownerOf(rows, h);
+  const stale = new Uint8Array(W * H);
+  const nextChanged = setScanner(changed);
+  for (let i = nextChanged(0); i < changed.length; i = nextChanged(i + 1)) {
+    const x = i % w;
+    const X = colOf[x]!;
+    const Y = rowOf[(i - x) / w]!;
+    if (X >= 0 && Y >= 0) stale[Y * W + X] = 1;
+  }
+  const nextStale = setScanner(stale);
+  for (let o = nextStale(0); o < stale.length; o = nextStale(o + 1)) {
+    const X = o % W;
+    const Y = (o - X) / W;
+    const x0 = cols.from[X]!, x1 = cols.to[X]!, y0 = rows.from[Y]!, y1 = rows.to[Y]!;
+    let sum = 0;
+    for (let y = y0; y < y1; y++) {
+      let s = 0;
+      for (let x = x0; x < x1; x++) s += src[y * w + x]!;
+      sum += s;
+    }
+    out[o] = sum / ((y1 - y0) * (x1 - x0));
+  }
 }
 
 /** bilinearRows' columns: each output column's left source column and its weight (as a float). */

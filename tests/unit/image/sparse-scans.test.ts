@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maskRegions, setScanner } from '../../../netlify/lib/image/masks';
-import { bilinearReach, upsample } from '../../../netlify/lib/image/planes';
+import { bilinearReach, downsample, refreshDownsample, upsample } from '../../../netlify/lib/image/planes';
 
 // A large photo's damage is a few thousandths of its pixels: the full-resolution steps visit only what can be
 // damage. Each shortcut must find exactly what a visit of every pixel finds.
@@ -76,6 +76,21 @@ describe('sparse scans find what a full visit finds', () => {
           expect(X >= from && X < to).toBe(true);
         }
       }
+    }
+  });
+
+  it('a downsample refreshed where its source changed equals a new downsample, to the bit', () => {
+    // Whole and fractional ratios, a plane made no smaller, and an enlargement (made anew).
+    for (const [w, h, W, H] of [[60, 40, 20, 10], [97, 61, 23, 17], [50, 30, 50, 30], [40, 10, 7, 10], [13, 9, 20, 15]]) {
+      const src = Float32Array.from({ length: w! * h! }, () => rnd() * 100);
+      const out = downsample(src, w!, h!, W!, H!);
+      const changed = new Uint8Array(w! * h!);
+      // A few strokes of changed pixels, the corners and the last row and column among them.
+      for (const i of [0, w! - 1, w! * h! - 1, (h! - 1) * w!]) changed[i] = 1;
+      for (let i = 0; i < changed.length; i++) if (rnd() < 0.02) changed[i] = 1;
+      for (let i = 0; i < changed.length; i++) if (changed[i]) src[i] = rnd() * 100;
+      refreshDownsample(src, w!, h!, out, W!, H!, changed);
+      expect(Array.from(out)).toEqual(Array.from(downsample(src, w!, h!, W!, H!)));
     }
   });
 });

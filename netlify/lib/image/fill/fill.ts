@@ -1,6 +1,6 @@
 import { pixelNoise } from '../detect/residual';
 import { setScanner } from '../masks';
-import { bilinearReach, bilinearSampler, downsample } from '../planes';
+import { bilinearReach, bilinearSampler, refreshDownsample } from '../planes';
 import { addGrain } from './grain';
 import { continueStructures } from './directional';
 import { inpaintPatches, type PatchConfidence } from './patches';
@@ -61,8 +61,9 @@ export function fillDamage({ out, W, H, working, w, h, damage, weight, grain, ov
     out[i] = partial.weight[k]! * out[i]! + (1 - partial.weight[k]!) * kept[k]!;
   });
   // The working plane guides the denoise of the full-size one: it is the filled photo made small, so the guide
-  // carries no trace of what was filled (a guide filled otherwise, with the median, put faint scratches back).
-  working.set(downsample(out, W, H, w, h));
+  // carries no trace of what was filled (a guide filled otherwise, with the median, put faint scratches back). It
+  // was the photo made small, and the fill changed only the pixels of `fine`.
+  refreshDownsample(out, W, H, working, w, h, fine);
   return count;
 }
 
