@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyRows, guidedCoefficients, guidedUpsampleRows, upsample } from '../../../netlify/lib/image/planes';
-import { sharpen, sharpenRows } from '../../../netlify/lib/image/restore/detail';
+import { guidedCoefficients, guidedUpsampleRows, upsample } from '../../../netlify/lib/image/planes';
+import { sharpen } from '../../../netlify/lib/image/restore/detail';
 
 // The full-resolution passes run a row at a time, fused with their neighbours, so a 12 MP photo is not read and
 // written once per step. Each must give the same bits as the plain whole-plane arithmetic written out here.
@@ -39,24 +39,6 @@ describe('full-resolution passes a row at a time', () => {
         sharpen(out, W, H, 1, 1.2, 0.5, mask && { mask, width: W, height: H });
         expect(out).toEqual(sharpenedPlainly(L, W, H, 1.5 * 1 * 1.2, 0.5, mask));
       }
-    }
-  });
-
-  it('sharpening fused after another row pass equals that pass over the whole plane, then sharpen', () => {
-    for (const [W, H] of [[29, 17], [1, 6], [6, 1], [5, 2]] as const) {
-      const L = Float32Array.from({ length: W * H }, () => rnd() * 100);
-      // A pass that changes every row (as the denoise and tone do before the sharpening).
-      const lift = (_: number, row: Float32Array) => {
-        for (let x = 0; x < row.length; x++) row[x] = Math.fround(row[x]! * 1.1 - 4);
-      };
-      const expected = L.slice();
-      applyRows(expected, W, H, [lift]);
-      sharpen(expected, W, H, 1, 1, 0.6);
-      const fused = L.slice();
-      const sharpening = sharpenRows(W, H, 1, 1, 0.6);
-      applyRows(fused, W, H, [lift, sharpening.pass]);
-      sharpening.finish();
-      expect(fused).toEqual(expected);
     }
   });
 

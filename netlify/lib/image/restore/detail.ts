@@ -1,4 +1,4 @@
-import { applyRows, between, bilinearRowPairs, guidedCoefficients, type RowPass } from '../planes';
+import { between, bilinearRowPairs, guidedCoefficients, type RowPass } from '../planes';
 
 // Grain and detail: the edge-preserving denoise, and the gentle sharpening at the end.
 
@@ -62,35 +62,30 @@ export type LeaveMask = { mask: Uint8Array; width: number; height: number };
  * the working size, read at the nearest working pixel) keep their value. Every value ends within L*'s range.
  */
 export function sharpen(out: Float32Array, W: number, H: number, sigma: number, gain: number, amount: number, leave?: LeaveMask): void {
-  const rows = sharpenRows(W, H, sigma, gain, amount, leave);
-  applyRows(out, W, H, [rows.pass]);
-  rows.finish();
-}
-
-/**
- * sharpen as a row pass, to run after the passes that make its input (applyRows): each row's horizontal blur is
- * taken as it arrives, and a row is sharpened when the one below it has arrived (the last one by `finish`), so
- * the rows above, at and below it are blurred before any of them changes — as a whole-plane pass would read them.
- */
-export function sharpenRows(W: number, H: number, sigma: number, gain: number, amount: number, leave?: LeaveMask): { pass: RowPass; finish: () => void } {
-  if (amount <= 0) return { pass: (_, row) => clampL(row), finish: () => {} };
+  if (amount <= 0) {
+    clampL(out);
+    return;
+  }
   const col = leave && Int32Array.from({ length: W }, (_, x) => Math.min(leave.width - 1, Math.floor((x * leave.width) / W)));
-  const across = (row: Float32Array, into: Float32Array) => {
-    into[0] = (3 * row[0]! + row[Math.min(1, W - 1)]!) / 4;
-    for (let x = 1; x < W - 1; x++) into[x] = (row[x - 1]! + 2 * row[x]! + row[x + 1]!) / 4;
-    if (W > 1) into[W - 1] = (row[W - 2]! + 3 * row[W - 1]!) / 4;
+  // The horizontal blur of the rows above, at and below the one sharpened, each made before that row changes
+  // (a full-size blurred copy of a 12 MP photo would be 48 MB).
+  const across = (y: number, into: Float32Array) => {
+    const r = y * W;
+    into[0] = (3 * out[r]! + out[r + Math.min(1, W - 1)]!) / 4;
+    for (let x = 1; x < W - 1; x++) into[x] = (out[r + x - 1]! + 2 * out[r + x]! + out[r + x + 1]!) / 4;
+    if (W > 1) into[W - 1] = (out[r + W - 2]! + 3 * out[r + W - 1]!) / 4;
   };
+  let above = new Float32Array(W), at = new Float32Array(W), below = new Float32Array(W);
+  across(0, at);
   const thr = SHARPEN_SPREADS * sigma * gain;
-  // The blurs of the rows above, at and below the one to sharpen (three rows, where a blurred copy of a 12 MP
-  // plane would be 48 MB), and that row itself.
-  let above = new Float32Array(W);
-  let at = new Float32Array(W);
-  let below = new Float32Array(W);
-  let pending: Float32Array | null = null;
-  const sharpenRow = (y: number, row: Float32Array, up: Float32Array, dn: Float32Array) => {
+  for (let y = 0; y < H; y++) {
+    const r = y * W;
+    const up = y > 0 ? above : at;
+    const dn = y + 1 < H ? below : at;
+    if (y + 1 < H) across(y + 1, below);
     const lr = leave ? Math.min(leave.height - 1, Math.floor((y * leave.height) / H)) * leave.width : 0;
     for (let x = 0; x < W; x++) {
-      let v = row[x]!;
+      let v = out[r + x]!;
       if (!(leave && leave.mask[lr + col![x]!])) {
         const blur = (up[x]! + 2 * at[x]! + dn[x]!) / 4;
         const d = v - blur;
@@ -98,28 +93,10 @@ export function sharpenRows(W: number, H: number, sigma: number, gain: number, a
         // Rounded as the plane stores it before it is clamped.
         if (ad > thr) v = Math.fround(v + amount * Math.sign(d) * (ad - thr));
       }
-      row[x] = v < 0 ? 0 : v > 100 ? 100 : v;
+      out[r + x] = v < 0 ? 0 : v > 100 ? 100 : v;
     }
-  };
-  return {
-    pass: (Y, row) => {
-      if (Y === 0) {
-        across(row, at);
-        pending = row;
-        return;
-      }
-      // Row Y − 1, with row Y's blur below it (the first row repeats its own blur above).
-      across(row, below);
-      sharpenRow(Y - 1, pending!, Y > 1 ? above : at, below);
-      [above, at, below] = [at, below, above];
-      pending = row;
-    },
-    // The last row repeats its own blur below.
-    finish: () => {
-      if (pending) sharpenRow(H - 1, pending, H > 1 ? above : at, at);
-      pending = null;
-    },
-  };
+    [above, at, below] = [at, below, above];
+  }
 }
 
 /** Keeps every value within L*'s range. */

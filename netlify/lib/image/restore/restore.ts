@@ -4,7 +4,7 @@ import { medianPlane, pixelNoise, robustSpread } from '../detect/residual';
 import { fillDamage } from '../fill/fill';
 import { grow } from '../masks';
 import { applyRows, downsample, fitSize, guidedCoefficients } from '../planes';
-import { denoiseRows, sharpenRows } from './detail';
+import { denoiseRows, sharpen } from './detail';
 import { midGain, photoFadeCurve, toneRows } from './tone';
 
 // Luminance restoration: the automatic pass on CIELAB L* (0..100), as named stages. The analysis (median,
@@ -109,16 +109,17 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
   const defectPixels = fillDamage({ out, W, H, working, w, h, damage, weight, grain, oversampled, twin });
   lap('defects');
 
-  // 5. Denoise, 6. tone (fade, local contrast, lens fall-off) and 7. sharpening (which also keeps every value
-  //    within L*'s range): set up from the working plane, they run over the full-resolution plane together, a row
-  //    at a time (the sharpening a row behind: it reads the rows around the one it changes).
+  // 5. Denoise and 6. tone (fade, local contrast, lens fall-off): both read only the working plane to set
+  //    themselves up, and run over the full-resolution plane together, a row at a time.
   const denoised = denoiseRows(W, H, working, w, h, sigma, options.denoise, oversampled ? 2 : 1);
   const { curve, stretch } = photoFadeCurve(working, options.fade);
   const base = options.localContrast > 0 ? { ...guidedCoefficients(working, working, w, h, baseRadius(w, h), BASE_EPS), width: w, height: h, alpha: options.localContrast } : null;
-  const sharpening = sharpenRows(W, H, sigma, midGain(curve), options.sharpen, { mask: unsharpened(damage, suspect, w, h), width: w, height: h });
-  applyRows(out, W, H, [denoised, toneRows(W, H, curve, base, options.vignette), sharpening.pass]);
-  sharpening.finish();
-  lap('denoiseToneSharpen');
+  applyRows(out, W, H, [denoised, toneRows(W, H, curve, base, options.vignette)]);
+  lap('denoiseTone');
+
+  // 7. Sharpening (which also keeps every value within L*'s range).
+  sharpen(out, W, H, sigma, midGain(curve), options.sharpen, { mask: unsharpened(damage, suspect, w, h), width: w, height: h });
+  lap('sharpen');
   return { L: out, report: { defectPixels, noiseSigma: sigma, stretch, mask: damage, maskWidth: w, maskHeight: h } };
 }
 
