@@ -85,7 +85,7 @@ describe('sparse scans find what a full visit finds', () => {
       const src = Float32Array.from({ length: w! * h! }, () => rnd() * 100);
       const out = downsample(src, w!, h!, W!, H!);
       const changed = new Uint8Array(w! * h!);
-      // A few strokes of changed pixels, the corners and the last row and column among them.
+      // Changed pixels: the four corners (the last row and column among them), and about 2 % more at random.
       for (const i of [0, w! - 1, w! * h! - 1, (h! - 1) * w!]) changed[i] = 1;
       for (let i = 0; i < changed.length; i++) if (rnd() < 0.02) changed[i] = 1;
       for (let i = 0; i < changed.length; i++) if (changed[i]) src[i] = rnd() * 100;
