@@ -47,9 +47,14 @@ describe('foundation pages', () => {
     // Resizing lays the particles out anew.
     const before = await page.locator('particle-field .particle').first().getAttribute('style');
     await page.setViewportSize({ width: 900, height: 700 });
-    await page.clock.runFor(500);
-    const after = await page.locator('particle-field .particle').first().getAttribute('style');
-    expect(after).not.toBe(before);
+    // The browser dispatches 'resize' on its own frame, in real time, so it may land after a single
+    // runFor: advance the fake clock past the 150 ms debounce until the new layout shows.
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(200);
+        return page.locator('particle-field .particle').first().getAttribute('style');
+      }, { timeout: 10_000, interval: 100 })
+      .not.toBe(before);
     expect(await page.locator('particle-field .particle').count()).toBe(40);
     await context.close();
   });
