@@ -55,9 +55,21 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => voi
 /**
  * The dev server's copy of the bundle and its source map (at the bundle's path + `.map`): built on first request,
  * rebuilt by esbuild's watcher on every change of its sources (schemas included), disposed with the server.
+ * A request that finds the latest build failed builds again before answering: a rebuild the watcher started while
+ * a source was half written fails, and the author's reload (or the next request) should not keep that failure.
  */
 function bundleMiddleware(root: string, server: { httpServer: { once(event: 'close', listener: () => void): unknown } | null }): Middleware {
   let latest: Promise<esbuild.BuildResult> | undefined;
+  let context: esbuild.BuildContext | undefined;
+  let retrying: Promise<esbuild.BuildResult> | undefined;
+  const failed = (error: Error) => ({ errors: [{ text: error.message }] }) as esbuild.BuildResult;
+  /** The latest build, built again first when it failed (one retry at a time, shared by the requests waiting). */
+  const current = async (): Promise<esbuild.BuildResult> => {
+    const result = await (latest ?? start());
+    if (!result.errors.length || !context) return result;
+    retrying ??= context.rebuild().catch(failed).finally(() => (retrying = undefined));
+    return retrying;
+  };
   const start = () => {
     let first: ((result: esbuild.BuildResult) => void) | undefined;
     latest = new Promise((resolve) => (first = resolve));
@@ -73,18 +85,19 @@ function bundleMiddleware(root: string, server: { httpServer: { once(event: 'clo
     const options = { ...editorBundleOptions(root, 'development'), outfile: path.join(root, EDITOR_BUNDLE_PATH), write: false, plugins: [keepLatest] };
     esbuild
       .context(options)
-      .then(async (context) => {
-        server.httpServer?.once('close', () => void context.dispose());
-        await context.watch();
+      .then(async (built) => {
+        context = built;
+        server.httpServer?.once('close', () => void built.dispose());
+        await built.watch();
       })
-      .catch((error: Error) => first?.({ errors: [{ text: error.message }] } as esbuild.BuildResult));
+      .catch((error: Error) => first?.(failed(error)));
     return latest;
   };
   return (req, res, next) => {
     // Mounted at the bundle's path, which also matches its `.map` (Connect passes the rest on as req.url).
     const map = req.url === '/.map';
     if (!map && req.url !== '/' && !req.url?.startsWith('/?')) return next();
-    (latest ?? start()).then((result) => {
+    current().then((result) => {
       const failure = result.errors.map((e) => `${e.location?.file ?? ''}:${e.location?.line ?? ''} ${e.text}`).join('\n');
       res.setHeader('content-type', map ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8');
       res.setHeader('cache-control', 'no-store');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { makeBlogSchema, makePageSchema } from '../../src/content/schemas';
 import { EDITOR_BUNDLE_PATH } from '../../src/editor/paths';
@@ -34,6 +34,13 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(() => dev?.stop());
+
+// A failed test shows what the editor's bundle answers now and what the dev server logged.
+afterEach(async ({ task }) => {
+  if (task.result?.state !== 'fail' || !dev) return;
+  const bundle = await fetch(`${dev.url}${EDITOR_BUNDLE_PATH}`).then(async (r) => `${r.status} ${(await r.text()).slice(0, 400)}`, (e: Error) => e.message);
+  console.error(`The editor bundle answers: ${bundle}\nThe dev server logged:\n${dev.output().slice(-3000)}`);
+});
 
 const fetchText = (p: string) => fetch(`${dev.url}${p}`).then((r) => r.text());
 
