@@ -17,14 +17,11 @@ import type { Colorizer } from '../netlify/lib/image/colorizer';
 import type { ImageModel } from '../src/lib/tool/image-schema';
 import type { Scores } from './metrics';
 import { rgbAt, scoreCase, summarise, type PhotoCase, type PhotoScore } from './restoration';
+import { cpuClock, hostLoad, quantile } from './timing';
 import { FIXTURES, PHOTO_ROOT, validationCases, validationUnavailable } from './validation';
 
 export { FIXTURES };
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-};
 
 /** A synthetic "old photo" of about `mp` megapixels: soft shapes, gradients, grain, scratches, JPEG. */
 export async function syntheticOldPhoto(mp: number): Promise<Buffer> {
@@ -43,28 +40,33 @@ export async function syntheticOldPhoto(mp: number): Promise<Buffer> {
     .jpeg({ quality: 88 }).toBuffer();
 }
 
+/** Wall and CPU time per size (see timing.ts: on a busy host compare the CPU times), the host's load around it all. */
 async function speed(mps: number[], runs: number, model: ImageModel) {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = { hostLoadBefore: hostLoad() };
   for (const mp of mps) {
     const input = await syntheticOldPhoto(mp);
     const times: number[] = [];
+    const cpu: number[] = [];
     let last: Awaited<ReturnType<typeof restoreAndColorize>> | null = null;
     for (let i = 0; i < runs; i++) {
+      const cpuUsed = cpuClock();
       const t0 = performance.now();
       last = await restoreAndColorize(input, { model });
       times.push(performance.now() - t0);
+      cpu.push(cpuUsed());
     }
     // The kernel's high-water mark (KiB): catches peaks inside synchronous passes that polling would miss.
     // Sizes run in increasing order, so each size's figure is the peak up to and including it.
     const peak = process.resourceUsage().maxRSS * 1024;
     out[`${mp}MP`] = {
       width: last!.width, height: last!.height, runs,
-      p50Ms: Math.round(quantile(times, 0.5)), p95Ms: Math.round(quantile(times, 0.95)),
+      p50Ms: Math.round(quantile(times, 0.5)), p95Ms: Math.round(quantile(times, 0.95)), cpuP50Ms: Math.round(quantile(cpu, 0.5)),
       peakRssMB: Math.round(peak / 2 ** 20),
       stepsMs: Object.fromEntries(Object.entries(last!.timings).map(([k, v]) => [k, Math.round(v)])),
     };
     if (mp === 1) out.healRerender1MP = await healRerender(last!.pass, runs);
   }
+  out.hostLoadAfter = hostLoad();
   return out;
 }
 
@@ -82,18 +84,21 @@ async function healRerender(pass: AutomaticPass, runs: number) {
     { points: [{ x: 0.5, y: 0.5 }] },
   ];
   const times: number[] = [];
+  const cpu: number[] = [];
   let timings: Record<string, number> = {};
   for (let i = 0; i < runs; i++) {
+    const cpuUsed = cpuClock();
     const t = performance.now();
     const kept = (await decodePass(stored, pass.model))!;
     timings = { decodePass: performance.now() - t };
     const result = await renderPass(kept, { heal: marks }, timings);
     await makePreview(result.image, 'Lumora AI');
     times.push(performance.now() - t);
+    cpu.push(cpuUsed());
   }
   return {
     width: pass.width, height: pass.height, runs,
-    p50Ms: Math.round(quantile(times, 0.5)), p95Ms: Math.round(quantile(times, 0.95)),
+    p50Ms: Math.round(quantile(times, 0.5)), p95Ms: Math.round(quantile(times, 0.95)), cpuP50Ms: Math.round(quantile(cpu, 0.5)),
     keepPassMs: Math.round(keepMs), keptPassKB: Math.round(stored.length / 1024),
     stepsMs: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)])),
   };

@@ -10,14 +10,11 @@ import { startEmbeddedServices } from '../scripts/embedded/embedded-services';
 import { startSiteServer } from '../scripts/lib/server';
 import { restoreAndColorize } from '../netlify/lib/image/pipeline';
 import { syntheticOldPhoto } from './image';
+import { quantile } from './timing';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PROMPT = 'Restore this family photo';
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
-};
 const ms = (x: number) => Math.round(x * 10) / 10;
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {

@@ -17,6 +17,7 @@ import type { VideoMode, VideoResolution } from '../src/lib/tool/video-modes';
 import { makeScene, sceneMask, type SceneKind } from './video/scenes';
 import { clipTracks, followsPath, groupMoves, parallaxShare } from './video/measure';
 import { FIXTURES } from './image';
+import { cpuClock, hostLoad as load, quantile } from './timing';
 
 /** RSS of this process plus its live children (ffmpeg), from /proc, in MiB. */
 function rssWithChildren(): number {
@@ -48,9 +49,7 @@ function childCpuSeconds(): number {
   }
 }
 
-const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 const round = (v: number, digits = 3) => Number(v.toFixed(digits));
-const load = () => os.loadavg().map((v) => round(v, 2));
 
 async function timing(image: Buffer, resolution: VideoResolution, mode: VideoMode, runs: number, parallax = true) {
   const times: number[] = [];
@@ -59,19 +58,16 @@ async function timing(image: Buffer, resolution: VideoResolution, mode: VideoMod
   let depth: RenderResult['depth'];
   const timer = setInterval(() => (peak = Math.max(peak, rssWithChildren())), 50);
   for (let i = 0; i < runs; i++) {
-    const own = process.cpuUsage();
+    const ownCpu = cpuClock();
     const children = childCpuSeconds();
     const t = performance.now();
     const prompt = i % 2 ? 'pan left' : 'zoom in slowly';
     const result = await renderEmbedded(image, { prompt, mode, resolution, watermarkText: 'Lumora AI' }, { parallax });
     times.push(performance.now() - t);
-    const used = process.cpuUsage(own);
-    cpu.push((used.user + used.system) / 1e6 + childCpuSeconds() - children);
+    cpu.push(ownCpu() / 1000 + childCpuSeconds() - children);
     depth = result.depth;
   }
   clearInterval(timer);
-  times.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
   return { runs, p50Ms: Math.round(quantile(times, 0.5)), p95Ms: Math.round(quantile(times, 0.95)), cpuSecondsP50: round(quantile(cpu, 0.5), 2), peakRssMiB: Math.round(peak), depth: depth?.mode };
 }
 
