@@ -2,8 +2,8 @@ import os from 'node:os';
 
 // How every speed benchmark measures: quantiles, a run's CPU time beside its wall time, and the host's load.
 // The CPU time is the work a run costs, libvips' and V8's threads included: on a machine with two cores it
-// exceeds the wall time, and in a Netlify function (its CPU share set by its memory, 1024 MB by default: less
-// than one core) the wall time is at least the CPU time. The load says how busy the host was: on a shared one,
+// exceeds the wall time; in a Netlify function (its CPU share set by its memory, 1024 MB by default), given one
+// core or less, the wall time is at least the CPU time. The load says how busy the host was: on a shared one,
 // wall and CPU times both swing between runs, so compare two heads over several alternated runs.
 
 /** The q-quantile of xs, nearest rank (xs is not reordered). */
