@@ -22,7 +22,6 @@ import { FIXTURES, PHOTO_ROOT, validationCases, validationUnavailable } from './
 
 export { FIXTURES };
 
-
 /** A synthetic "old photo" of about `mp` megapixels: soft shapes, gradients, grain, scratches, JPEG. */
 export async function syntheticOldPhoto(mp: number): Promise<Buffer> {
   const w = Math.round(Math.sqrt(mp * 1e6 * 4 / 3)), h = Math.round(w * 3 / 4);
@@ -40,7 +39,7 @@ export async function syntheticOldPhoto(mp: number): Promise<Buffer> {
     .jpeg({ quality: 88 }).toBuffer();
 }
 
-/** Wall and CPU time per size (see timing.ts: on a busy host compare the CPU times), the host's load around it all. */
+/** Wall and CPU time per size (see timing.ts) and the host's load before and after. */
 async function speed(mps: number[], runs: number, model: ImageModel) {
   const out: Record<string, unknown> = { hostLoadBefore: hostLoad() };
   for (const mp of mps) {
