@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { applyMigrations, type MigrationTarget } from '../../netlify/lib/db/migrations';
 import { acquireDataDirLock } from './lock';
+import { withExtendedQueriesTogether } from './pglite-sessions';
 import { loadOrCreateSecret } from './secret';
 
 /**
@@ -50,7 +51,7 @@ export async function startEmbeddedServices(options: EmbeddedServicesOptions): P
     const migrationsApplied = await applyMigrations(pgliteTarget(db));
 
     server = new PGLiteSocketServer({
-      db,
+      db: withExtendedQueriesTogether(db),
       host: '127.0.0.1',
       port: options.port ?? 0,
       maxConnections: options.maxConnections ?? 100,

@@ -1,11 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePool, query } from '../../../netlify/lib/db';
 import { platformHealth } from '../../../netlify/lib/health';
 import { startEmbeddedServices } from '../../../scripts/embedded/embedded-services';
+import { extended, firstColumn, wireClient } from '../../support/postgres-wire';
 
 // The embedded platform `npm start` runs: one owner of the PGlite folder, data kept across restarts.
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-services-'));
@@ -76,5 +78,38 @@ describe('startEmbeddedServices', () => {
     await closePool();
     await expect(query('select 1')).rejects.toThrow('Database not configured: set DATABASE_URL (see .env.example)');
     expect(await platformHealth()).toMatchObject({ database: 'unconfigured', ok: false });
+  });
+});
+
+describe('the embedded database socket, shared by every function', () => {
+  it("keeps a client's query with parameters together when it arrives in two reads, and others wait for it", async () => {
+    // node-postgres sends a query with parameters as Parse, Bind, Describe, Execute, Sync. Under load those can
+    // arrive in two reads; another client's whole query between them closed the first one's portal (a CI run:
+    // 'portal "" does not exist' for one of 50 concurrent reads).
+    const services = await startEmbeddedServices({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'lumora-wire-')), setEnv: false });
+    const [first, second, leaver] = await Promise.all([wireClient(services.port), wireClient(services.port), wireClient(services.port)]);
+    try {
+      first.send(extended.parse('select 1 as first'), extended.bind());
+      await delay(100);
+      second.send(extended.parse('select 2 as second'), extended.bind(), extended.describe(), extended.execute(), extended.sync());
+      const secondAnswer = second.untilReady();
+      await delay(100);
+      first.send(extended.describe(), extended.execute(), extended.sync());
+      const firstAnswer = await first.untilReady();
+      expect(firstAnswer.filter((m) => m.type === 'E').map((m) => m.body.toString())).toEqual([]);
+      expect(firstAnswer.filter((m) => m.type === 'D').map(firstColumn)).toEqual(['1']);
+      expect((await secondAnswer).filter((m) => m.type === 'D').map(firstColumn)).toEqual(['2']);
+
+      // A client that leaves in the middle of its query does not hold the others up.
+      leaver.send(extended.parse('select 3 as left'), extended.bind());
+      await delay(100);
+      second.send(extended.parse('select 4 as after'), extended.bind(), extended.describe(), extended.execute(), extended.sync());
+      const after = second.untilReady();
+      leaver.close();
+      expect((await after).filter((m) => m.type === 'D').map(firstColumn)).toEqual(['4']);
+    } finally {
+      for (const client of [first, second, leaver]) client.close();
+      await services.stop();
+    }
   });
 });
