@@ -26,8 +26,9 @@ const BAND = 0.2;
 const REFINE_SPREADS = 1.5;
 
 /** Pixels to fill, how much of the fill replaces each (absent: all of it), and the pixels left unsharpened
- * besides them (the detector's doubtful ones; absent when the search ran on a smaller copy). */
-export type DamageMask = { mask: Uint8Array; weight?: Float32Array; suspect?: Uint8Array; twin?: Uint8Array };
+ * besides them (the detector's doubtful ones; absent when the search ran on a smaller copy); `grown` when the
+ * mask reaches a pixel beyond the damage (a search on a smaller copy: its refinement grows it). */
+export type DamageMask = { mask: Uint8Array; weight?: Float32Array; suspect?: Uint8Array; twin?: Uint8Array; grown?: boolean };
 
 type Size = { width: number; height: number };
 
@@ -40,7 +41,7 @@ type Size = { width: number; height: number };
 export async function findDamage(Lw: Float32Array, med: Float32Array | Promise<Float32Array>, w: number, h: number, grain: number, oversampled = false): Promise<DamageMask> {
   const size = searchSize(w, h, oversampled);
   if (size.width === w && size.height === h) return detectDamage(Lw, w, h, med);
-  return { mask: await searchedSmaller(Lw, med, w, h, grain, size) };
+  return { mask: await searchedSmaller(Lw, med, w, h, grain, size), grown: true };
 }
 
 /** The size the damage is searched at (see DETECT_PIXELS). */

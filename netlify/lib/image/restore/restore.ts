@@ -102,11 +102,11 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
   const resid = new Float32Array(w * h);
   for (let i = 0; i < resid.length; i++) resid[i] = working[i]! - median[i]!;
   const sigma = robustSpread(resid);
-  const { mask: damage, weight, suspect, twin } = await damagePending;
+  const { mask: damage, weight, suspect, twin, grown } = await damagePending;
   lap('detect');
 
   // 4. Fill.
-  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, weight, grain, oversampled, twin });
+  const defectPixels = fillDamage({ out, W, H, working, w, h, damage, weight, grain, oversampled, twin, grown });
   lap('defects');
 
   // 5. Denoise and 6. tone (fade, local contrast, lens fall-off): both read only the working plane to set
