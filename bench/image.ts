@@ -1,6 +1,6 @@
 // Image engine benchmark: speed and peak memory of restore+colorize at 1, 4 and 12 MP, and quality
 // on the shared old-photo fixtures (../shared/fixtures/photos, scored as its README defines).
-// Run: npx tsx bench/image.ts [--quick] [--speed | --quality [--only=cat,parrot] | --scanned[=K] | --validation [--limit=N]]
+// Run: npx tsx bench/image.ts [--quick] [--speed | --quality [--only=cat,parrot] | --scanned[=K] | --validation [--limit=N] [--side=PX]]
 // (prints JSON). Only this benchmark reads the fixtures.
 import sharp from 'sharp';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -197,8 +197,8 @@ async function quality(cases: PhotoCase[], colorizer: Colorizer, model: ImageMod
 }
 
 /** The generated validation set, restored as the fixtures are (colour plays no part in its figures). */
-async function validation(limit?: number) {
-  const cases = await validationCases(limit);
+async function validation(limit?: number, side?: number) {
+  const cases = await validationCases(limit, side);
   if (!cases) return { skipped: `${validationUnavailable()}: the generated validation set is not measured` };
   const { table, targets, images, ...figures } = await quality(cases, exemplarColorizer(), 'sd-xl');
   return { photos: PHOTO_ROOT, ...figures, targets: { meanRemovalAtLeast93: targets.meanRemovalAtLeast93, everyPhotoAtLeast85: targets.everyPhotoAtLeast85, ssimBetterOnEvery: targets.ssimBetterOnEvery, detectorPrecisionAtLeast40AtRecall85: targets.detectorPrecisionAtLeast40AtRecall85 }, table, images };
@@ -257,7 +257,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   } else if (process.argv.includes('--validation')) {
     sharp.concurrency(2);
     const limit = Number(process.argv.find((a) => a.startsWith('--limit='))?.slice(8)) || undefined;
-    console.log(JSON.stringify(await validation(limit), null, 2));
+    const side = Number(process.argv.find((a) => a.startsWith('--side='))?.slice(7)) || undefined;
+    console.log(JSON.stringify(await validation(limit, side), null, 2));
   } else {
     console.log(JSON.stringify(await benchImage({ quick, only }), null, 2));
   }

@@ -26,14 +26,16 @@ export function validationUnavailable(): string | null {
   return null;
 }
 
-/** The held-out photos, each painted once; null when they cannot be told here (validationUnavailable). */
-export async function validationCases(limit = Infinity): Promise<PhotoCase[] | null> {
+/** The held-out photos, each painted once (at PAINT_SIZES in turn, or every one at long side `side`: larger
+ * photos than the working size, from the packages' high-resolution originals); null when they cannot be told
+ * here (validationUnavailable). */
+export async function validationCases(limit = Infinity, side?: number): Promise<PhotoCase[] | null> {
   if (validationUnavailable()) return null;
   const photos = await trainingPhotos(PHOTO_ROOT, FIXTURES);
   const cases: PhotoCase[] = [];
   for (const [k, photo] of photos.entries()) {
     if (!isHeldOut(k) || cases.length >= limit) continue;
-    const old = await oldPhoto(photo.file, SEED_BASE + k, PAINT_SIZES[k % PAINT_SIZES.length], { structures: cases.length % 2 === 1 });
+    const old = await oldPhoto(photo.file, SEED_BASE + k, side ?? PAINT_SIZES[k % PAINT_SIZES.length], { structures: cases.length % 2 === 1 });
     cases.push({
       name: `${path.basename(photo.file).replace(/\.[^.]+$/, '')}${cases.length % 2 ? '+structures' : ''}`,
       input: old.jpeg,
