@@ -61,13 +61,14 @@ export function fillFeatures(input: Float32Array, filled: Float32Array, mask: Ui
 /**
  * The network with its input standardisation folded into the first layer, the weights by feature (a feature's
  * weights to every hidden unit side by side): a feature that is 0 (a quarter of them on the bench's 1 MP photo,
- * mostly the mask's window beside the stroke) is skipped. The same output as the network written out.
+ * mostly the mask's window beside the stroke) is skipped. The same output as the network written out, up to
+ * rounding (the fixtures' figures are identical photo by photo).
  */
 type FoldedNetwork = { hidden: number; features: number; weights: Float64Array; bias: Float64Array; W2: Float64Array; b2: number };
-const folded = new WeakMap<FillNetwork, FoldedNetwork>();
+const foldedNetworks = new WeakMap<FillNetwork, FoldedNetwork>();
 
 function foldedOf(net: FillNetwork): FoldedNetwork {
-  const known = folded.get(net);
+  const known = foldedNetworks.get(net);
   if (known) return known;
   const { hidden, features: F } = net;
   const weights = new Float64Array(F * hidden);
@@ -80,7 +81,7 @@ function foldedOf(net: FillNetwork): FoldedNetwork {
     }
   }
   const made = { hidden, features: F, weights, bias, W2: Float64Array.from(net.W2), b2: net.b2 };
-  folded.set(net, made);
+  foldedNetworks.set(net, made);
   return made;
 }
 
