@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { denoiseRows, textureShare, wideDenoiseWeight } from '../../../netlify/lib/image/restore/detail';
-import { applyRows } from '../../../netlify/lib/image/planes';
+import { denoiseRows, halfSizeTextureShare, textureShare, wideDenoiseWeight } from '../../../netlify/lib/image/restore/detail';
+import { applyRows, upsample } from '../../../netlify/lib/image/planes';
 import { gaussian } from '../../../netlify/lib/image/fill/grain';
-import { robustSpread } from '../../../netlify/lib/image/detect/residual';
+import { medianPlane, robustSpread } from '../../../netlify/lib/image/detect/residual';
 
 // The wider denoise is for photos whose pixel-scale variation is grain nearly everywhere; a photo with much fine
 // texture of the grain's own variance keeps the narrow filter (no local test tells such texture from grain).
@@ -36,6 +36,16 @@ describe('wide denoise: chosen by the texture share of the photo', () => {
     const r = new Float32Array(w * h).map((_, i) => (i % 7 === 0 ? 20 : 0));
     expect(textureShare(r, w, h, robustSpread(r))).toBeNull();
     expect(wideDenoiseWeight(null)).toBe(0);
+  });
+  it('reads an oversampled plane of grain alone (grain two pixels wide) on its half-size copy, where it is grain again', async () => {
+    const gauss = gaussian(5);
+    const L = upsample(new Float32Array((w / 2) * (h / 2)).map(() => 50 + 3 * gauss()), w / 2, h / 2, w, h);
+    const median = await medianPlane(L, w, h, 5);
+    const r = L.map((v, i) => v - median[i]!);
+    const half = await halfSizeTextureShare(L, w, h);
+    expect(half).not.toBeNull();
+    expect(half!).toBeLessThan(0.05);
+    expect(half!).toBeLessThan(share(r)!);
   });
   it('flattens more of the grain on flat ground with the wide filter blended in', () => {
     const L = plane(0, 0).map((v) => 50 + v);

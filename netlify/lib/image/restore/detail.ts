@@ -1,4 +1,5 @@
-import { between, bilinearRowPairs, guidedCoefficients, type RowPass } from '../planes';
+import { between, bilinearRowPairs, downsample, fitSize, guidedCoefficients, type RowPass } from '../planes';
+import { medianPlane, robustSpread } from '../detect/residual';
 
 // Grain and detail: the edge-preserving denoise, and the gentle sharpening at the end.
 
@@ -52,6 +53,19 @@ export function textureShare(resid: Float32Array, w: number, h: number, sigma: n
   const reference = Float64Array.from(spreads).sort()[Math.floor(quiet * (spreads.length - 1))]!;
   if (reference > grainLike * sigma) return null;
   return spreads.filter((v) => v > busy * reference).length / spreads.length;
+}
+
+/**
+ * The texture share (textureShare) of an oversampled plane, measured on its half-size copy: there its
+ * grain is about a pixel wide, as on the native photos the share's thresholds were chosen on (on the plane itself
+ * a 5×5 median leaves most of two-pixel grain in place, and every photo reads as textured).
+ */
+export async function halfSizeTextureShare(working: Float32Array, w: number, h: number): Promise<number | null> {
+  const { width, height } = fitSize(w, h, Math.max(w, h) / 2);
+  const half = downsample(working, w, h, width, height);
+  const median = await medianPlane(half, width, height, 5);
+  const resid = Float32Array.from(half, (v, i) => v - median[i]!);
+  return textureShare(resid, width, height, robustSpread(resid));
 }
 
 /** How much of the wide filter a photo of texture share `share` gets (0…1). */

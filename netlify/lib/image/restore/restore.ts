@@ -4,7 +4,7 @@ import { medianPlane, pixelNoise, robustSpread } from '../detect/residual';
 import { fillDamage } from '../fill/fill';
 import { grow } from '../masks';
 import { applyRows, downsample, fitSize, guidedCoefficients } from '../planes';
-import { denoiseRows, sharpen, textureShare, wideDenoiseWeight } from './detail';
+import { denoiseRows, halfSizeTextureShare, sharpen, textureShare, wideDenoiseWeight } from './detail';
 import { midGain, photoFadeCurve, toneRows } from './tone';
 
 // Luminance restoration: the automatic pass on CIELAB L* (0..100), as named stages. The analysis (median,
@@ -111,7 +111,8 @@ export async function restoreLuminance({ L, width: W, height: H, options, timing
 
   // 5. Denoise and 6. tone (fade, local contrast, lens fall-off): both read only the working plane to set
   //    themselves up, and run over the full-resolution plane together, a row at a time.
-  const denoised = denoiseRows(W, H, working, w, h, sigma, options.denoise, oversampled ? 2 : 1, wideDenoiseWeight(textureShare(resid, w, h, sigma)));
+  const wide = wideDenoiseWeight(oversampled ? await halfSizeTextureShare(working, w, h) : textureShare(resid, w, h, sigma));
+  const denoised = denoiseRows(W, H, working, w, h, sigma, options.denoise, oversampled ? 2 : 1, wide);
   const { curve, stretch } = photoFadeCurve(working, options.fade);
   const base = options.localContrast > 0 ? { ...guidedCoefficients(working, working, w, h, baseRadius(w, h), BASE_EPS), width: w, height: h, alpha: options.localContrast } : null;
   applyRows(out, W, H, [denoised, toneRows(W, H, curve, base, options.vignette)]);
