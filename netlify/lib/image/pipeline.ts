@@ -284,9 +284,10 @@ export async function renderPass(pass: AutomaticPass, opts: { heal?: HealMark[];
 /**
  * The full-resolution result's JPEG: what the buyer pays for and downloads. Quality 94, the knee: the fixtures'
  * mean SSIM against the clean photos was 0.7658 encoded at 100, 0.7650 at 95, 0.7649 at 94 and 0.7529 at 90, whose
- * files are 26 % smaller (measured before the wide denoise, which took the mean at 94 to 0.7894). Huffman tables are the standard ones, not optimised per photo: the same pixels, the
- * encode three times as fast (a 12 MP result 278 → 84 ms, without the whole image's coefficients held in memory),
- * for files 2–3 % larger on the fixtures' photos (12–17 % on the smooth generated ones).
+ * files are 26 % smaller (measured before the wide denoise, which took the mean at 94 to 0.7894). Huffman tables
+ * are the standard ones, not optimised per photo: the same pixels, the encode three times as fast (a 12 MP result
+ * 278 → 84 ms, without the whole image's coefficients held in memory), for files 2–3 % larger on the fixtures'
+ * photos (12–17 % on the smooth generated ones).
  */
 const RESULT_JPEG = { quality: 94, chromaSubsampling: '4:4:4', optimiseCoding: false } as const;
 

@@ -1,5 +1,5 @@
 import { between, bilinearRowPairs, downsample, fitSize, guidedCoefficients, type RowPass } from '../planes';
-import { medianPlane, robustSpread } from '../detect/residual';
+import { residualOf } from '../detect/residual';
 
 // Grain and detail: the edge-preserving denoise, and the gentle sharpening at the end.
 
@@ -62,10 +62,8 @@ export function textureShare(resid: Float32Array, w: number, h: number, sigma: n
  */
 export async function halfSizeTextureShare(working: Float32Array, w: number, h: number): Promise<number | null> {
   const { width, height } = fitSize(w, h, Math.max(w, h) / 2);
-  const half = downsample(working, w, h, width, height);
-  const median = await medianPlane(half, width, height, 5);
-  const resid = Float32Array.from(half, (v, i) => v - median[i]!);
-  return textureShare(resid, width, height, robustSpread(resid));
+  const { r, sigma } = await residualOf(downsample(working, w, h, width, height), width, height);
+  return textureShare(r, width, height, sigma);
 }
 
 /** How much of the wide filter a photo of texture share `share` gets (0…1). */
