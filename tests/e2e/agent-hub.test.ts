@@ -152,7 +152,12 @@ describe('agent hub', () => {
     await page.locator('[data-role="assistant"][data-status="error"]').getByText('Insufficient credits').waitFor();
 
     // Download the conversation.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    // The toast is awaited with the download: it lasts 4 s, which reading the file can outlast on a busy machine.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByText(MSG.chatDownloaded).waitFor(),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
     const today = await page.evaluate(() => {
       const d = new Date();
       return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -162,7 +167,6 @@ describe('agent hub', () => {
     expect(text).toContain('You: Write a tagline');
     expect(text).toContain('Content Writer Agent: Here are **three** taglines.');
     expect(text).toContain('You: [photo.png] What is this?');
-    await page.getByText(MSG.chatDownloaded).waitFor();
 
     // Reload keeps the open agent and its conversation (sessionStorage).
     await page.reload();

@@ -18,7 +18,7 @@ import { greyPhoto } from '../integration/tool/helpers';
 import { postgresAvailability } from '../support/debian-postgres';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { startProductionSite, type ProductionSite } from './production-site';
-import { checkoutAndDownload, openImageTab, openVideoTab, pixelDifference, toast } from './tool-page';
+import { checkoutAndDownload, downloadWithToast, openImageTab, openVideoTab, pixelDifference, toast } from './tool-page';
 import { operatorHeaders } from '../support/operator-health';
 
 // The production configuration in Chromium: the site served as `npm start` serves it, with the deploy's
@@ -144,9 +144,8 @@ describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Sup
     expect(await loaded(page, '[data-testid=before-after] img[alt*="watermarked preview"]')).toBe(true);
 
     // The preview download follows the stable route's redirect to Storage (a cross-origin fetch).
-    const [preview] = await Promise.all([page.waitForEvent('download'), result.getByRole('button', { name: 'Download' }).click()]);
+    const preview = await downloadWithToast(page, result.getByRole('button', { name: 'Download' }), MSG.imageDownloaded);
     const previewBytes = await downloadBytes(preview);
-    await toast(page, MSG.imageDownloaded);
 
     await result.getByRole('button', { name: /Add to Cart/ }).click();
     await toast(page, MSG.cartImageAdded);

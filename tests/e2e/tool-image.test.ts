@@ -13,7 +13,7 @@ import { DAMAGED, colourScene, damagedPhoto, greyPhoto } from '../integration/to
 import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { seriousViolations } from '../support/axe';
-import { checkoutAndDownload, openImageTab, pixelDifference, restoreDamaged, toast } from './tool-page';
+import { checkoutAndDownload, downloadWithToast, openImageTab, pixelDifference, restoreDamaged, toast } from './tool-page';
 
 // The image flow in Chromium: upload → restore → compare → hints → cart → checkout → clean download, on the
 // success page and back on the tool page. That test visits three pages through a dozen function calls and
@@ -172,10 +172,9 @@ describe('transformation tool: image', () => {
     await expect(referencePanel.getByTestId('reference-active').count()).resolves.toBe(0);
 
     // Watermarked preview download before purchase.
-    const [preview] = await Promise.all([page.waitForEvent('download'), result.getByRole('button', { name: 'Download' }).click()]);
+    const preview = await downloadWithToast(page, result.getByRole('button', { name: 'Download' }), MSG.imageDownloaded);
     expect(preview.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
     const previewBytes = await downloadBytes(preview);
-    await toast(page, MSG.imageDownloaded);
 
     await result.getByRole('button', { name: `Add to Cart (${formatPrice(ITEM_PRICES.image)})` }).click();
     await toast(page, MSG.cartImageAdded);
@@ -212,10 +211,9 @@ describe('transformation tool: image', () => {
     await again.getByTestId('purchased').waitFor();
     await expect(again.getByTestId('before-after').isVisible()).resolves.toBe(true);
     await expect(again.getByRole('button', { name: /Add to Cart/ }).count()).resolves.toBe(0);
-    const [fromTool] = await Promise.all([page.waitForEvent('download'), again.getByRole('button', { name: 'Download' }).click()]);
+    const fromTool = await downloadWithToast(page, again.getByRole('button', { name: 'Download' }), MSG.imageDownloaded);
     expect(fromTool.suggestedFilename()).toMatch(/^restored-image-\d+\.jpg$/);
     expect((await downloadBytes(fromTool)).equals(clean)).toBe(true);
-    await toast(page, MSG.imageDownloaded);
     await context.close();
   }, 300_000);
 

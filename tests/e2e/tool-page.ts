@@ -30,6 +30,15 @@ export async function openVideoTab(page: Page, site = baseUrl()) {
 export const toast = (page: Page, text: string, timeout = 15_000) =>
   page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor({ timeout });
 
+/**
+ * Clicks a result's Download button and waits for the browser's download and the toast that confirms it,
+ * together: the toast lasts 4 s, and reading the downloaded file first can take longer than that on a busy machine.
+ */
+export async function downloadWithToast(page: Page, button: Locator, text: string) {
+  const [download] = await Promise.all([page.waitForEvent('download'), toast(page, text), button.click()]);
+  return download;
+}
+
 /** Mean absolute difference per channel of two pictures scaled to 64 × 48 (0 = the same pixels). */
 export async function pixelDifference(a: Buffer, b: Buffer): Promise<number> {
   const [x, y] = await Promise.all([sharp(a).resize(64, 48).raw().toBuffer(), sharp(b).resize(64, 48).raw().toBuffer()]);
