@@ -3,7 +3,7 @@
 //             features can do when the reference is the right one)
 //   --single  each library photo alone as the reference, per fixture (the best of them is the ceiling of
 //             any scene-retrieval scheme over this library; the median is what a poor pick gives)
-// Run: npx tsx bench/exemplar-bounds.ts --self | --single   (prints JSON; needs ../shared/fixtures/photos).
+// Run: npx tsx bench/exemplar-bounds.ts --self | --single   (prints JSON; needs the photo fixtures: PHOTO_FIXTURES).
 // Restoration runs once per fixture; chroma is scaled to full size without the pipeline's guided
 // upsampling, so scores are close to, not equal to, bench/image.ts's.
 import sharp from 'sharp';

@@ -1,5 +1,5 @@
 // Image engine benchmark: speed and peak memory of restore+colorize at 1, 4 and 12 MP, and quality
-// on the shared old-photo fixtures (../shared/fixtures/photos, scored as its README defines).
+// on the shared old-photo fixtures (PHOTO_FIXTURES, see bench/validation.ts; scored as their README defines).
 // Run: npx tsx bench/image.ts [--quick] [--speed | --quality [--only=cat,parrot] | --scanned[=K] | --validation [--limit=N] [--side=PX]]
 // (prints JSON). Only this benchmark reads the fixtures.
 import sharp from 'sharp';

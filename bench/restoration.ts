@@ -94,7 +94,7 @@ export async function scoreCase(c: PhotoCase, opts: RestoreCaseOptions): Promise
   };
 }
 
-/** Means, pooled detector figures and the targets over a set of scored photos. */
+/** Means, pooled detector figures and the engine's quality targets over a set of scored photos. */
 export function summarise(photos: PhotoScore[]) {
   const n = photos.length;
   const mean = (f: (p: PhotoScore) => number) => round(photos.reduce((s, p) => s + f(p), 0) / n);

@@ -1,25 +1,24 @@
 // The generated validation set: old photos painted by scripts/lib/old-photo.ts (with real thin structures in half
 // of them) over the photos the damage detector never trained on (training-photos.ts holds every fifth one out).
-// It needs the unpacked Debian packages (DAMAGE_PHOTOS, default /tmp/debs/x; scripts/train-damage-detector.ts
-// says how to unpack them) and is reported as skipped without them.
+// It needs the unpacked Debian packages (DAMAGE_PHOTOS=<folder>; scripts/train-damage-detector.ts says how to
+// unpack them) and is reported as skipped without them.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { oldPhoto } from '../scripts/lib/old-photo';
-import { DEFAULT_PHOTO_ROOT, PAINT_SIZES, fixturesManifest, isHeldOut, trainingPhotos } from '../scripts/lib/training-photos';
+import { FIXTURES_DIR, PAINT_SIZES, fixturesManifest, isHeldOut, photoRoot, trainingPhotos } from '../scripts/lib/training-photos';
 import type { PhotoCase } from './restoration';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const PHOTO_ROOT = process.env.DAMAGE_PHOTOS || DEFAULT_PHOTO_ROOT;
+export const PHOTO_ROOT = photoRoot();
 
 /** Seeds far from the training's (1000·k + 1…), so a held-out photo is painted unlike anything trained on. */
 const SEED_BASE = 7_000_000;
 
-/** The benchmark's public fixtures, beside the repository (absent on a newcomer's clone). */
-export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/photos');
+/** The benchmark's public fixtures (PHOTO_FIXTURES; absent on a newcomer's clone). */
+export const FIXTURES = FIXTURES_DIR;
 
 /** Why the validation set cannot be measured here, or null when it can. */
 export function validationUnavailable(): string | null {
+  if (!PHOTO_ROOT) return 'training photos not named: set DAMAGE_PHOTOS=<folder> (see scripts/train-damage-detector.ts)';
   if (!existsSync(PHOTO_ROOT)) return `training photos not found at ${PHOTO_ROOT} (see scripts/train-damage-detector.ts)`;
   // The fixtures decide which photos are held out (training-photos.ts): without them it would be another set.
   if (!existsSync(fixturesManifest(FIXTURES))) return `fixtures not found at ${FIXTURES}: the held-out photos cannot be told without them`;
@@ -31,7 +30,7 @@ export function validationUnavailable(): string | null {
  * here (validationUnavailable). */
 export async function validationCases(limit = Infinity, side?: number): Promise<PhotoCase[] | null> {
   if (validationUnavailable()) return null;
-  const photos = await trainingPhotos(PHOTO_ROOT, FIXTURES);
+  const photos = await trainingPhotos(PHOTO_ROOT!, FIXTURES);
   const cases: PhotoCase[] = [];
   for (const [k, photo] of photos.entries()) {
     if (!isHeldOut(k) || cases.length >= limit) continue;

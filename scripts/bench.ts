@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the engines' speed, memory and quality as one JSON document on stdout.
- * Image: restore+colorize at 1/4/12 MP and quality on ../shared/fixtures/photos (reported as skipped when
+ * Image: restore+colorize at 1/4/12 MP and quality on the photo fixtures (PHOTO_FIXTURES) (reported as skipped when
  * the fixtures are absent). Video: time to a finished 5-s clip at 720p and 1080p, peak memory, and the parallax
  * measures (tracked features leaving one camera move; the portrait fixture, generated scenes) and fallbacks. Server: the local
  * server's request overhead (function calls after the first, one 1 MP restore through the API). Deploy: each

@@ -5,17 +5,17 @@
  * sources are written and appended, so re-running it changes nothing.
  *
  * Sources: the packages named in SOURCES, each unpacked into a folder named after the package:
- *   mkdir -p /tmp/debs && cd /tmp/debs
+ *   mkdir -p <folder> && cd <folder>
  *   apt-get download plasma-workspace-wallpapers lomiri-wallpapers-16.04 ruby-rmagick-doc opencv-doc
  *   for d in *.deb; do dpkg -x "$d" "x/${d%%_*}"; done
- * Run: npx tsx scripts/build-reference-library.ts [--from /tmp/debs/x]
+ * Run: npx tsx scripts/build-reference-library.ts --from <folder>/x   (or DAMAGE_PHOTOS=<folder>/x)
  *      npx tsx scripts/build-reference-library.ts --grid   (only rewrites colour-grid.bin, after a change
  *      to the colorizer's method; every run ends by rewriting it)
  *
  * Licences and credits come from each package's debian/copyright (usr/share/doc/<pkg>/copyright) and, for
  * Plasma wallpapers, the wallpaper's metadata.json; "Not stated by upstream" means neither names the picture.
  *
- * Guard: the references must not be the colorizer benchmark's photos (`../shared/fixtures/photos` beside the repository, when present). Their
+ * Guard: the references must not be the colorizer benchmark's photos (PHOTO_FIXTURES, when present). Their
  * source files are refused by path, and every reference is compared with every fixture truth image.
  */
 import sharp from 'sharp';
@@ -25,6 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { GRID_FILE, writeColourGrid } from '../netlify/lib/image/exemplar';
+import { FIXTURES_DIR, photoRoot } from './lib/training-photos';
 
 interface Source {
   package: string;
@@ -88,7 +89,7 @@ const SOURCES: Source[] = [
   opencv('data/chicky_512.png', 'chicky.jpg'),
 ];
 
-// The benchmark fixtures' source files (listed in `../shared/fixtures/photos/manifest.json`): never a reference.
+// The benchmark fixtures' source files (listed in the fixtures' manifest.json): never a reference.
 const FIXTURE_SOURCES = ['skimage/data/chelsea.png', 'Flower_Hat.jpg', 'Polynesia.jpg', 'fruits.jpg', 'building.jpg', 'home.jpg',
   'squirrel_cls.jpg', 'text/scenetext01.jpg', 'hfs/data/001.jpg', 'LadyBird.jpg', 'aitzgorri_by_Aitzol_Berasategi.jpg', 'parrot.ppm'];
 const isFixtureSource = (path: string) => FIXTURE_SOURCES.some((f) => path.toLowerCase().endsWith('/' + f.toLowerCase()));
@@ -102,10 +103,13 @@ if (process.argv.includes('--grid')) {
   console.log(`wrote ${join(refDir, GRID_FILE)}`);
   process.exit(0);
 }
-const truthDir = resolve(root, '../shared/fixtures/photos/truth');
-const fromArg = process.argv.indexOf('--from');
-if (fromArg >= 0 && !process.argv[fromArg + 1]) throw new Error('--from needs a folder');
-const from = resolve(fromArg >= 0 ? process.argv[fromArg + 1] : '/tmp/debs/x');
+const truthDir = join(FIXTURES_DIR, 'truth');
+const named = photoRoot();
+if (!named) {
+  console.error('Name the unpacked Debian packages: --from <folder> or DAMAGE_PHOTOS=<folder> (see the header).');
+  process.exit(1);
+}
+const from = resolve(named);
 
 /** Same picture, whatever the file: a Plasma wallpaper is identified by its folder, anything else by its path. */
 const pictureKey = (e: { package: string; pathInPackage: string }) =>

@@ -6,11 +6,12 @@
  * they are refused by path and by likeness. Every fifth photo is held out (bench/validation.ts scores on them).
  *
  * Sources: unpack the packages once (the colour reference library comes from the same ones):
- *   mkdir -p /tmp/debs/x && cd /tmp/debs
+ *   mkdir -p <folder>/x && cd <folder>
  *   apt-get download plasma-workspace-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 \
  *     mate-backgrounds ruby-rmagick-doc opencv-doc python3-skimage ukui-wallpapers gnome-backgrounds
- *   for d in *.deb; do dpkg -x "$d" "x/${d%%_*}"; done
- * Run: npm run train:damage [-- --from /tmp/debs/x] [--seeds 4] [--object-nets 3] [--cache /tmp/damage]
+ *   for d in *.deb; do dpkg -x "$d" "x/${d%%_*}"; done      # then --from <folder>/x
+ * Run: npm run train:damage [-- --from <folder>] [--seeds 4] [--object-nets 3] [--cache <file>]
+ * (--from or DAMAGE_PHOTOS names the unpacked packages; PHOTO_FIXTURES the benchmark's fixtures, kept out.)
  * Pass 1 measures every painted photo and trains the pixel network; pass 2 measures them again, groups
  * likely pixels into objects with that network and trains the object networks (--object-nets of them, from
  * other starting weights; model.ts averages them). --cache keeps both passes'
@@ -26,12 +27,12 @@ import { damageObjects, OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES } from '../ne
 import { detectionEvidence } from '../netlify/lib/image/detect/detector';
 import { rgbBufferToL } from '../netlify/lib/image/lab';
 import { oldPhoto, random } from './lib/old-photo';
-import { DEFAULT_PHOTO_ROOT, PAINT_SIZES, isHeldOut, trainingPhotos } from './lib/training-photos';
+import { PAINT_SIZES, isHeldOut, trainingFolders, trainingPhotos } from './lib/training-photos';
 import { trainMlp } from './lib/train-mlp';
 import { cliOption } from './lib/cli-option';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const from = cliOption('--from', DEFAULT_PHOTO_ROOT);
+const { from, fixtures } = trainingFolders();
 const seeds = Number(cliOption('--seeds', '4'));
 const cache = cliOption('--cache', '');
 const out = path.join(ROOT, 'netlify/lib/image/detect/model.json');
@@ -39,7 +40,7 @@ const out = path.join(ROOT, 'netlify/lib/image/detect/model.json');
 const DAMAGE = 64;
 const CLEAN = 5;
 
-const photos = await trainingPhotos(from, path.resolve(ROOT, '../shared/fixtures/photos'));
+const photos = await trainingPhotos(from, fixtures);
 if (photos.length < 20) {
   console.error(`Only ${photos.length} photos found under ${from}; see the comment at the top for how to unpack the packages.`);
   process.exit(1);

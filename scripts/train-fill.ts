@@ -8,7 +8,8 @@
  * fixtures against 93.2 %.)
  *
  * Sources: the unpacked Debian packages, as for npm run train:damage (see scripts/train-damage-detector.ts).
- * Run: npm run train:fill [-- --from /tmp/debs/x] [--seeds 3] [--hidden 32] [--cache /tmp/fill]
+ * Run: npm run train:fill [-- --from <folder>] [--seeds 3] [--hidden 32] [--cache <file>]
+ * (--from or DAMAGE_PHOTOS names the unpacked packages; PHOTO_FIXTURES the benchmark's fixtures, kept out.)
  * The same arguments give the same weights (the defaults made the committed ones). Retrain after changing the detector or the fill.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,12 +22,12 @@ import { medianPlane, pixelNoise } from '../netlify/lib/image/detect/residual';
 import { fillFromSurroundings } from '../netlify/lib/image/fill/fill';
 import { FILL_FEATURE_COUNT, FILL_SCALE, fillFeatures } from '../netlify/lib/image/fill/learned';
 import { oldPhoto, random } from './lib/old-photo';
-import { DEFAULT_PHOTO_ROOT, PAINT_SIZES, isHeldOut, trainingPhotos } from './lib/training-photos';
+import { PAINT_SIZES, isHeldOut, trainingFolders, trainingPhotos } from './lib/training-photos';
 import { trainMlp } from './lib/train-mlp';
 import { cliOption } from './lib/cli-option';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const from = cliOption('--from', DEFAULT_PHOTO_ROOT);
+const { from, fixtures } = trainingFolders();
 const seeds = Number(cliOption('--seeds', '3'));
 const hidden = Number(cliOption('--hidden', '32'));
 const cache = cliOption('--cache', '');
@@ -48,7 +49,7 @@ async function samples(): Promise<{ X: Float32Array; y: Float32Array; painted: F
     const n = all.length / (FILL_FEATURE_COUNT + 2);
     return { X: all.slice(0, n * FILL_FEATURE_COUNT), y: all.slice(n * FILL_FEATURE_COUNT, n * (FILL_FEATURE_COUNT + 1)), painted: all.slice(n * (FILL_FEATURE_COUNT + 1)) };
   }
-  const photos = await trainingPhotos(from, path.resolve(ROOT, '../shared/fixtures/photos'));
+  const photos = await trainingPhotos(from, fixtures);
   if (photos.length < 20) {
     console.error(`Only ${photos.length} photos found under ${from}; see scripts/train-damage-detector.ts for how to unpack the packages.`);
     process.exit(1);

@@ -70,7 +70,7 @@ function paint(img: Float32Array, weight: Float32Array, w: number, h: number, s:
 
 /**
  * Opacity ranges (the blend weight at a stroke's centre) and the share of film scratches laid along an edge. The
- * benchmark's fixtures (../shared/fixtures/photos/damage) measure long strokes and fibres at 0.3–0.8 at their
+ * benchmark's fixtures (their damage masks) measure long strokes and fibres at 0.3–0.8 at their
  * strongest pixel and specks at 0.2–1 (more often 0.4–0.9); the first painter drew 0.55–1, so the detector never
  * saw damage as faint as the photos show.
  */

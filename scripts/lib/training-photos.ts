@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
 /**
@@ -15,8 +16,37 @@ export type TrainingPhoto = { file: string; width: number; height: number };
 export const isHeldOut = (index: number) => index % 5 === 4;
 /** Long sides the photos are painted at, in turn (old prints scanned at different sizes). */
 export const PAINT_SIZES = [512, 768, 1024] as const;
-/** Where the unpacked Debian packages are looked for (see scripts/train-damage-detector.ts). */
-export const DEFAULT_PHOTO_ROOT = '/tmp/debs/x';
+/**
+ * The benchmark's photo fixtures: `PHOTO_FIXTURES`, by default the project's shared fixtures folder beside the
+ * checkout (`shared/fixtures/photos` next to the repository's folder; absent on a newcomer's clone).
+ */
+export const FIXTURES_DIR = path.resolve(process.env.PHOTO_FIXTURES || path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/photos'));
+
+/** The unpacked Debian packages the photos come from: `--from <folder>` on the command line, else `DAMAGE_PHOTOS`. */
+export function photoRoot(): string | undefined {
+  const i = process.argv.indexOf('--from');
+  return (i > 0 ? process.argv[i + 1] : undefined) || process.env.DAMAGE_PHOTOS || undefined;
+}
+
+/**
+ * The training scripts' two folders, or an exit with what to do: the unpacked packages (how to unpack them is in
+ * scripts/train-damage-detector.ts's header) and the fixtures, which must be there to be kept out.
+ */
+export function trainingFolders(): { from: string; fixtures: string } {
+  const from = photoRoot();
+  const problem = !from
+    ? 'Name the unpacked Debian packages: --from <folder> or DAMAGE_PHOTOS=<folder> (scripts/train-damage-detector.ts says how to unpack them).'
+    : !existsSync(from)
+      ? `The training photos' folder ${from} does not exist (scripts/train-damage-detector.ts says how to unpack the packages).`
+      : !existsSync(fixturesManifest(FIXTURES_DIR))
+        ? `The benchmark's fixtures are not at ${FIXTURES_DIR}: set PHOTO_FIXTURES=<folder>; without them they cannot be kept out of the training photos.`
+        : undefined;
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+  return { from: from!, fixtures: FIXTURES_DIR };
+}
 
 const IMAGE = /\.(jpe?g|png|ppm|tiff?|bmp|webp)$/i;
 

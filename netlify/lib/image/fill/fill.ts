@@ -59,7 +59,7 @@ export function fillDamage({ out, W, H, working, w, h, damage, weight, grain, ov
   }
   // A photo larger than the working plane is filled there, as a photo of that size is (patches, structures
   // continued, the learned correction), and the fill is brought up into the damage's band at full resolution
-  // with the photo's own grain. A patch search at full resolution (until the twenty-fourth stop) left 15.8 % of
+  // with the photo's own grain. A patch search at full resolution (the earlier way) left 15.8 % of
   // the damage of the fixtures scanned at 3× where this fill leaves 9.6 %: its window was too small for strokes
   // several pixels wide, and it had no correction.
   const { fine, partial } = fullResolutionDamage(W, H, damage, w, h, weight);

@@ -19,7 +19,7 @@ const keptShare = (a: number, keep: number) => keep * Math.min(1, Math.max(0, (a
  * A second, wider filter for photos whose pixel-scale variation is grain nearly everywhere: `scale` times the
  * reach and eps, blended in by the photo's texture share (`textureShare`), fully up to `full` and not at all from
  * `none`. Where fine texture has the grain's variance (grass, brickwork, foliage), no local test tells it from
- * grain (engine README, twenty-third to twenty-sixth stops), but such photos have many windows busier than their
+ * grain (docs/image-engine-history.md, "Denoise"), but such photos have many windows busier than their
  * quietest ones, and they keep the narrow filter. Chosen on the generated validation set: at 1.5 times every photo
  * up to 0.15 gained (SSIM +0.02 to +0.15), from 0.23 they gained or lost alike; twice the reach and eps gained
  * more than 1.5 times (mean SSIM 0.7306 → 0.7382).
