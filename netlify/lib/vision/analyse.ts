@@ -1,5 +1,5 @@
-// One pass over a photo: the image becomes one tensor, the models asked for run on it in turn (the detector
-// first, so the segmentation can use its person boxes), each stage timed in wall and CPU time.
+// One pass over a photo: the image becomes one tensor, the models asked for run on it in turn (the detector and
+// the faces first, so the segmentation can look again where they found someone), each stage timed in wall and CPU time.
 
 import sharp from 'sharp';
 import { detectFaces } from './faces';
@@ -51,7 +51,7 @@ export async function analyse(image: RgbImage, options: AnalyseOptions): Promise
     }
     let people: PhotoAnalysis['people'] = null;
     if (want.people) {
-      const t = await timed(() => segmentPeople(tensor, size, want.subjects ? subjects : null));
+      const t = await timed(() => segmentPeople(tensor, size, want.subjects ? subjects : null, faces));
       people = t.value;
       timings.people = { wallMs: t.wallMs, cpuMs: t.cpuMs };
     }
