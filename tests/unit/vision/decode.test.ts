@@ -86,7 +86,7 @@ describe('mesh geometry', () => {
     expect(poseOf(turned).yaw).toBeCloseTo(30, 0);
     const nodding = flatFace();
     nodding[MESH.chin] = { x: 100, y: 165, z: 30 };
-    expect(poseOf(nodding).pitch).toBeGreaterThan(15);
+    expect(poseOf(nodding).pitch).toBeCloseTo((Math.atan2(30, 125) * 180) / Math.PI, 0);
     const rolled = flatFace();
     rolled[MESH.cheekLeft] = { x: 140, y: 140, z: 0 };
     rolled[MESH.cheekRight] = { x: 60, y: 60, z: 0 };
