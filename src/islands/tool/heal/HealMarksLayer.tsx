@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
-import { HEAL_RADIUS, type HealMark } from '../../lib/tool/image-schema';
-import type { Point } from '../../lib/tool/heal-brush';
+import { HEAL_RADIUS, type HealMark } from '../../../lib/tool/image-schema';
+import type { Point } from '../../../lib/tool/heal-brush';
 
 /**
  * The heal brush's marks drawn over a picture of `width` × `height` pixels (an SVG the size of the picture):

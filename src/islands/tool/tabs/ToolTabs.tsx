@@ -1,11 +1,13 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
+import { useStore } from '@nanostores/react';
+import { $toolStatus } from '../../../lib/tool/state';
 import ImageTab from './ImageTab';
 import VideoTab from './VideoTab';
 
 /**
  * The two tabs of the tool: 'Restore & Colorize' (default) and 'Image to Video'. ARIA tabs
  * with arrow keys, Home and End; both panels stay mounted so a running job survives a tab switch. One polite
- * live region announces progress and results for screen readers.
+ * live region (the tool state's $toolStatus) announces progress and results for screen readers.
  */
 const TABS = [
   { id: 'image', label: 'Restore & Colorize' },
@@ -15,14 +17,8 @@ type TabId = (typeof TABS)[number]['id'];
 
 export default function ToolTabs() {
   const [active, setActive] = useState<TabId>('image');
-  const [status, setStatus] = useState('');
+  const status = useStore($toolStatus);
   const refs = useRef<Record<TabId, HTMLButtonElement | null>>({ image: null, video: null });
-
-  const announce = (text: string) => {
-    // Re-announce identical messages by clearing first.
-    setStatus('');
-    window.setTimeout(() => setStatus(text), 50);
-  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const index = TABS.findIndex((t) => t.id === active);
@@ -65,7 +61,7 @@ export default function ToolTabs() {
       </div>
       {TABS.map((tab) => (
         <div key={tab.id} role="tabpanel" id={`panel-${tab.id}`} aria-labelledby={`tab-${tab.id}`} hidden={active !== tab.id} tabIndex={0}>
-          {tab.id === 'image' ? <ImageTab announce={announce} /> : <VideoTab announce={announce} />}
+          {tab.id === 'image' ? <ImageTab /> : <VideoTab />}
         </div>
       ))}
       <p className="sr-only" role="status" aria-live="polite" data-testid="tool-status">

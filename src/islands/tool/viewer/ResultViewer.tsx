@@ -1,9 +1,9 @@
 import { useId, useRef, useState } from 'react';
 import { Maximize2 } from 'lucide-react';
-import { site } from '../../lib/site';
-import { SLIDER_START } from '../../lib/before-after';
-import HealControls from './HealControls';
-import type { HealMarksState } from './useHealMarks';
+import { site } from '../../../lib/site';
+import { SLIDER_START } from '../../../lib/before-after';
+import HealControls from '../heal/HealControls';
+import type { HealMarksState } from '../heal/useHeal';
 import { useViewerView } from './useViewerView';
 import ViewerToolbar, { type Layout } from './ViewerToolbar';
 import { CompareStage, HealStage, type ViewerPictures } from './ViewerStages';

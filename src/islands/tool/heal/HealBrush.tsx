@@ -1,9 +1,9 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
 import HealControls from './HealControls';
 import HealMarksLayer from './HealMarksLayer';
-import type { HealMarksState } from './useHealMarks';
+import type { HealMarksState } from './useHeal';
 import { useMarking } from './useMarking';
-import { roundPoint } from '../../lib/tool/heal-brush';
+import { roundPoint } from '../../../lib/tool/heal-brush';
 
 /**
  * Heal brush under the result: the buyer marks a scratch or spot the automatic restoration left, by clicking on

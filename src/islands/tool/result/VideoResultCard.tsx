@@ -1,15 +1,16 @@
-import WatermarkedVideoPlayer from '../WatermarkedVideoPlayer';
-import { MSG } from '../../lib/messages';
-import { transformationItem } from '../../lib/catalog';
-import { site } from '../../lib/site';
-import type { VideoResult } from '../../lib/tool/api';
+import { useStore } from '@nanostores/react';
+import WatermarkedVideoPlayer from '../../WatermarkedVideoPlayer';
+import { MSG } from '../../../lib/messages';
+import { transformationItem } from '../../../lib/catalog';
+import { site } from '../../../lib/site';
+import type { VideoResult } from '../../../lib/tool/api';
+import { $purchases } from '../../../lib/cart';
+import { videoToast } from '../../../lib/tool/state';
 import ResultActions from './ResultActions';
-import { useBought } from './useBought';
-import { videoToast } from './useVideoJob';
 
 /** A finished video: the watermarked player, Delete, Download (the clean file once bought) and Add to Cart. */
 export default function VideoResultCard({ result, onDelete }: { result: VideoResult; onDelete: () => void }) {
-  const bought = useBought(result.transformationId);
+  const bought = !!useStore($purchases)[result.transformationId];
   const { price } = transformationItem('video', result.resolution);
   const cartItem = {
     type: 'video',

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { FILE_ACCEPT } from '../../lib/tool/constants';
+import { FILE_ACCEPT } from '../../../lib/tool/constants';
 
 /**
  * Colour reference photo: the buyer supplies a colour photo of the same place or person (or a similar

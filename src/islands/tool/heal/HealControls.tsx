@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { BRUSH_SIZES, marksLabel, type BrushSize } from '../../lib/tool/heal-brush';
-import type { HealMarksState } from './useHealMarks';
+import { BRUSH_SIZES, marksLabel, type BrushSize } from '../../../lib/tool/heal-brush';
+import type { HealMarksState } from './useHeal';
 
 /**
  * The heal brush's controls, the same wherever the buyer marks: brush size, how many marks, Undo and Clear,

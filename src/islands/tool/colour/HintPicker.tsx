@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent, type MouseEvent } from 'react';
-import type { ColorHint } from '../../lib/tool/api';
+import type { ColorHint } from '../../../lib/tool/api';
 
 /**
  * Colour hints: click (or focus and press Enter) on the result to place a point, pick its colour with a

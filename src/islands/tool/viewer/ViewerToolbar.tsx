@@ -1,5 +1,5 @@
 import { Brush, X, ZoomIn, ZoomOut } from 'lucide-react';
-import { ZOOM_STEP, zoomTo } from '../../lib/tool/zoom';
+import { ZOOM_STEP, zoomTo } from '../../../lib/tool/zoom';
 import type { ViewerView } from './useViewerView';
 
 export type Layout = 'slider' | 'side';

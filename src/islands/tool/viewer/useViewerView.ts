@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
-import { ZOOM_STEP, fitView, panBy, viewForKey, zoomTo, type Size, type View } from '../../lib/tool/zoom';
+import { ZOOM_STEP, fitView, panBy, viewForKey, zoomTo, type Size, type View } from '../../../lib/tool/zoom';
 
 /**
  * The full-size viewer's view: the picture's size, the pane's, and the zoom and centre shown, fitted until the

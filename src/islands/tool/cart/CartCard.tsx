@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Film, ImageIcon, Trash2 } from 'lucide-react';
-import { $cartItems, $cartProcessing, $cartTotal, checkout, removeFromCart, thumbnailUrl, type CartItem } from '../../lib/cart';
-import { formatPrice } from '../../lib/catalog';
-import { MSG } from '../../lib/messages';
-import { toast } from '../../lib/toast';
-import { paymentMode } from '../../lib/tool/api';
+import { $cartItems, $cartProcessing, $cartTotal, checkout, removeFromCart, thumbnailUrl, type CartItem } from '../../../lib/cart';
+import { formatPrice } from '../../../lib/catalog';
+import { MSG } from '../../../lib/messages';
+import { toast } from '../../../lib/toast';
+import { paymentMode } from '../../../lib/tool/api';
 
 /** The cart card below the tabs: items, total, Proceed to Checkout. */
 function Thumb({ item }: { item: CartItem }) {

@@ -1,10 +1,10 @@
 import { useRef, type PointerEvent, type ReactNode } from 'react';
-import HealMarksLayer from './HealMarksLayer';
-import type { HealMarksState } from './useHealMarks';
-import { useMarking } from './useMarking';
+import HealMarksLayer from '../heal/HealMarksLayer';
+import type { HealMarksState } from '../heal/useHeal';
+import { useMarking } from '../heal/useMarking';
 import type { PortRef, ViewerView } from './useViewerView';
-import { roundPoint, screenStep } from '../../lib/tool/heal-brush';
-import { imagePoint, keepInView, transformFor } from '../../lib/tool/zoom';
+import { roundPoint, screenStep } from '../../../lib/tool/heal-brush';
+import { imagePoint, keepInView, transformFor } from '../../../lib/tool/zoom';
 
 /**
  * The heal brush in the full-size viewer: the result pane, zoomed and panned as the viewer's, where a mouse,

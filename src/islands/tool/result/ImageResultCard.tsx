@@ -1,16 +1,18 @@
-import BeforeAfterSlider from '../BeforeAfterSlider';
-import { MSG } from '../../lib/messages';
-import { ITEM_PRICES } from '../../lib/catalog';
-import { site } from '../../lib/site';
-import { previewUrl } from '../../lib/tool/constants';
-import type { ImageResult } from '../../lib/tool/api';
-import ResultViewer from './ResultViewer';
+import { useStore } from '@nanostores/react';
+import BeforeAfterSlider from '../../BeforeAfterSlider';
+import { MSG } from '../../../lib/messages';
+import { ITEM_PRICES } from '../../../lib/catalog';
+import { site } from '../../../lib/site';
+import { previewUrl } from '../../../lib/tool/constants';
+import type { ImageResult } from '../../../lib/tool/api';
+import { $purchases } from '../../../lib/cart';
+import { $imageEdits, applyColourHints, applyColourReference, setHints } from '../../../lib/tool/state';
 import ResultActions from './ResultActions';
-import HealBrush from './HealBrush';
-import HintPicker from './HintPicker';
-import ReferencePicker from './ReferencePicker';
-import { useBought } from './useBought';
-import type { ImageEdits } from './useImageEdits';
+import ResultViewer from '../viewer/ResultViewer';
+import HealBrush from '../heal/HealBrush';
+import { useHeal } from '../heal/useHeal';
+import HintPicker from '../colour/HintPicker';
+import ReferencePicker from '../colour/ReferencePicker';
 
 const RESTORED_ALT = 'Restored and colorized photo';
 const PREVIEW_ALT = `${RESTORED_ALT} (watermarked preview)`;
@@ -19,9 +21,11 @@ const PREVIEW_ALT = `${RESTORED_ALT} (watermarked preview)`;
  * A finished restoration: the before/after slider, Delete, Download, the full-size viewer and Add to Cart, then
  * (until it is bought) the heal brush, colour hints and a colour reference photo for black-and-white photos.
  */
-export default function ImageResultCard({ result, edits, onDelete }: { result: ImageResult; edits: ImageEdits; onDelete: () => void }) {
-  const bought = useBought(result.transformationId);
-  const { applying, heal, hints, setHints, applyHints, reference } = edits;
+export default function ImageResultCard({ result, onDelete }: { result: ImageResult; onDelete: () => void }) {
+  // Bought: the checkout saved its clean-file link, so Download gives the clean file.
+  const bought = !!useStore($purchases)[result.transformationId];
+  const { applying, hints } = useStore($imageEdits);
+  const heal = useHeal();
   const width = result.width ?? undefined;
   const height = result.height ?? undefined;
   const cartItem = { type: 'image', imageUrl: previewUrl(result.transformationId), transformationId: result.transformationId } as const;
@@ -65,10 +69,10 @@ export default function ImageResultCard({ result, edits, onDelete }: { result: I
       </ResultActions>
       {!bought && <HealBrush imageUrl={result.processedUrl} width={width} height={height} heal={heal} />}
       {!bought && (
-        <HintPicker imageUrl={result.processedUrl} width={width} height={height} hints={hints} onChange={setHints} onApply={applyHints} busy={applying} />
+        <HintPicker imageUrl={result.processedUrl} width={width} height={height} hints={hints} onChange={setHints} onApply={applyColourHints} busy={applying} />
       )}
       {!bought && result.tone !== 'colour' && (
-        <ReferencePicker active={!!result.reference} busy={applying} onApply={(f) => reference(f)} onRemove={() => reference(null)} />
+        <ReferencePicker active={!!result.reference} busy={applying} onApply={(f) => applyColourReference(f)} onRemove={() => applyColourReference(null)} />
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 import type { FormEvent, ReactNode, RefObject } from 'react';
-import UploadCard, { type UploadCardProps } from './UploadCard';
-import ResultPanel, { type ResultPanelProps } from './ResultPanel';
+import UploadCard, { type UploadCardProps } from '../upload/UploadCard';
+import ResultPanel, { type ResultPanelProps } from '../result/ResultPanel';
 
 type Props = {
   /** Above the upload card (the video tab's "service unavailable" alert). */

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { MAX_HEAL_POINTS } from '../../lib/tool/image-schema';
-import { DEFAULT_CROSSHAIR_STEP, markPoints, moveCrosshair, type CrosshairStep, type Point } from '../../lib/tool/heal-brush';
-import type { HealMarksState } from './useHealMarks';
+import { MAX_HEAL_POINTS } from '../../../lib/tool/image-schema';
+import { DEFAULT_CROSSHAIR_STEP, markPoints, moveCrosshair, type CrosshairStep, type Point } from '../../../lib/tool/heal-brush';
+import type { HealMarksState } from './useHeal';
 
 /**
  * Marking on a picture with the heal brush, the same on the small picture and in the full-size viewer: a mouse,

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import type { ExternalToast } from 'sonner';
 import { Download, ShoppingCart, Trash2 } from 'lucide-react';
-import { toast } from '../../lib/toast';
-import { MSG } from '../../lib/messages';
-import { addToCart, type NewCartItem } from '../../lib/cart';
-import { formatPrice } from '../../lib/catalog';
-import { downloadResult } from '../../lib/tool/api';
-import type { ToolKind } from '../../lib/tool/constants';
+import { toast } from '../../../lib/toast';
+import { MSG } from '../../../lib/messages';
+import { addToCart, type NewCartItem } from '../../../lib/cart';
+import { formatPrice } from '../../../lib/catalog';
+import { downloadResult } from '../../../lib/tool/api';
+import type { ToolKind } from '../../../lib/tool/constants';
 
 type Props = {
   kind: ToolKind;

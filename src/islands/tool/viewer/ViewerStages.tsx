@@ -1,7 +1,7 @@
 import type { KeyboardEvent, ReactNode } from 'react';
-import Watermark from '../Watermark';
-import { transformFor, type Size } from '../../lib/tool/zoom';
-import type { HealMarksState } from './useHealMarks';
+import Watermark from '../../Watermark';
+import { transformFor, type Size } from '../../../lib/tool/zoom';
+import type { HealMarksState } from '../heal/useHeal';
 import { useViewerHeal } from './useViewerHeal';
 import type { PortRef, ViewerView } from './useViewerView';
 import type { Layout } from './ViewerToolbar';

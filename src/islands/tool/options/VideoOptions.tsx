@@ -1,27 +1,18 @@
-import { formatPrice, transformationItem } from '../../lib/catalog';
-import { VIDEO_MODES, VIDEO_RESOLUTION_OPTIONS, type VideoResolution } from '../../lib/tool/video-modes';
+import { useStore } from '@nanostores/react';
+import { formatPrice, transformationItem } from '../../../lib/catalog';
+import { VIDEO_MODES, VIDEO_RESOLUTION_OPTIONS } from '../../../lib/tool/video-modes';
+import { $videoOptions, $videoTab, setVideoOptions } from '../../../lib/tool/state';
 import ModelSelect from './ModelSelect';
 import FieldHelp from './FieldHelp';
 import PromptField from './PromptField';
 
-export type VideoOptionErrors = { mode?: string; resolution?: string; prompt?: string };
-
-type Props = {
-  mode: string;
-  resolution: VideoResolution;
-  prompt: string;
-  errors: VideoOptionErrors;
-  disabled: boolean;
-  onMode: (mode: string) => void;
-  onResolution: (resolution: VideoResolution) => void;
-  onPrompt: (prompt: string) => void;
-};
-
-/** The video's options: model, resolution (each with its price) and the animation prompt. */
-export default function VideoOptions({ mode, resolution, prompt, errors, disabled, onMode, onResolution, onPrompt }: Props) {
+/** The video's options: model, resolution (each with its price) and the animation prompt (disabled while the job runs). */
+export default function VideoOptions() {
+  const { mode, resolution, prompt, errors } = useStore($videoOptions);
+  const { busy: disabled } = useStore($videoTab);
   return (
     <>
-      <ModelSelect id="video-mode" models={VIDEO_MODES} value={mode} error={errors.mode} disabled={disabled} onChange={onMode} />
+      <ModelSelect id="video-mode" models={VIDEO_MODES} value={mode} error={errors.mode} disabled={disabled} onChange={(id) => setVideoOptions({ mode: id })} />
       <fieldset aria-describedby="video-resolution-help">
         <legend className="label">Resolution</legend>
         <div className="flex flex-wrap gap-3">
@@ -32,7 +23,7 @@ export default function VideoOptions({ mode, resolution, prompt, errors, disable
                 name="video-resolution"
                 value={option.id}
                 checked={resolution === option.id}
-                onChange={() => onResolution(option.id)}
+                onChange={() => setVideoOptions({ resolution: option.id })}
                 disabled={disabled}
               />
               <span>
@@ -51,7 +42,7 @@ export default function VideoOptions({ mode, resolution, prompt, errors, disable
         value={prompt}
         error={errors.prompt}
         disabled={disabled}
-        onChange={onPrompt}
+        onChange={(text) => setVideoOptions({ prompt: text })}
         help="For example: zoom in slowly, pan left to right, pull back to reveal the scene."
       />
     </>

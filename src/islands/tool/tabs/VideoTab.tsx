@@ -1,0 +1,48 @@
+import { useEffect, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
+import { MSG } from '../../../lib/messages';
+import { FILE_ACCEPT, MAX_UPLOAD_MB } from '../../../lib/tool/constants';
+import { $videoService, $videoTab, checkVideoService, chooseFile, deleteResult, generateVideo } from '../../../lib/tool/state';
+import ToolTabLayout from './ToolTabLayout';
+import { useTab } from './useTab';
+import VideoOptions from '../options/VideoOptions';
+import VideoResultCard from '../result/VideoResultCard';
+
+/** The Image to Video tab: the video service's availability is checked once, when the tab mounts. */
+export default function VideoTab() {
+  const tab = useStore($videoTab);
+  const { availability, checking } = useStore($videoService);
+  const panelRef = useTab('video', tab);
+  useEffect(() => {
+    void checkVideoService();
+  }, []);
+  const { busy, progress } = tab;
+  const unavailable = availability === 'unavailable';
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void generateVideo();
+  };
+
+  return (
+    <ToolTabLayout
+      notice={
+        unavailable && (
+          <p className="card border-danger text-danger" role="alert">
+            {MSG.videoUnavailable}
+          </p>
+        )
+      }
+      upload={{ title: 'Upload a photo to animate', accept: FILE_ACCEPT.video, hint: `JPEG or PNG, up to ${MAX_UPLOAD_MB} MB.`, file: tab.file, onFile: (f) => chooseFile('video', f) }}
+      formLabel="Video options"
+      options={<VideoOptions />}
+      noFileText="Choose a photo to see the video options."
+      onSubmit={submit}
+      submitText={checking ? 'Checking the video service…' : busy ? 'Generating…' : 'Generate Video'}
+      submitDisabled={busy || checking}
+      panelRef={panelRef}
+      panel={{ busy, busyText: 'Generating your video...', note: 'Video generation may take up to 5 minutes.', progress, progressLabel: 'Video generation progress' }}
+    >
+      {tab.result && <VideoResultCard result={tab.result} onDelete={() => deleteResult('video')} />}
+    </ToolTabLayout>
+  );
+}
