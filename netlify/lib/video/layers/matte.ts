@@ -3,17 +3,18 @@
 // near the edge are then re-estimated from inside (the edge pixels mix in the old background, which would show
 // as a fringe once the layers move apart).
 
-import { boxBlur, distanceTo, resample } from './planes';
+import { guidedCoefficients, resize } from '../../image/planes';
+import { distanceTo } from './planes';
 
 /** Guided filter regulariser, in (luma 0..1)² units: smaller follows weaker edges. */
 const EPSILON = 2e-3;
 
 /**
- * Alpha (0..255) at width × height from a 0/1 mask of any size. `luma` (0..255, width × height) guides the
- * edge; `radius` is the matte's half-width in pixels.
+ * Alpha (0..255) at width × height from a mask of any size (0/1, or a soft 0..1 coverage such as a
+ * segmentation's). `luma` (0..255, width × height) guides the edge; `radius` is the matte's half-width in pixels.
  */
 export function alphaMatte(
-  mask: Uint8Array,
+  mask: Uint8Array | Float32Array,
   maskWidth: number,
   maskHeight: number,
   luma: Uint8Array,
@@ -22,37 +23,18 @@ export function alphaMatte(
   radius: number,
 ): Uint8Array {
   const n = width * height;
-  const soft = resample(Float32Array.from(mask), maskWidth, maskHeight, width, height);
+  const soft = resize(Float32Array.from(mask), maskWidth, maskHeight, width, height);
   const guide = new Float32Array(n);
   for (let i = 0; i < n; i++) guide[i] = luma[i]! / 255;
   const r = Math.max(1, Math.round(radius));
-  const meanI = boxBlur(guide, width, height, r);
-  const meanP = boxBlur(soft, width, height, r);
-  const ip = new Float32Array(n);
-  const ii = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    ip[i] = guide[i]! * soft[i]!;
-    ii[i] = guide[i]! * guide[i]!;
-  }
-  const corr = boxBlur(ip, width, height, r);
-  const variance = boxBlur(ii, width, height, r);
-  const a = new Float32Array(n);
-  const b = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const cov = corr[i]! - meanI[i]! * meanP[i]!;
-    const varI = variance[i]! - meanI[i]! * meanI[i]!;
-    a[i] = cov / (varI + EPSILON);
-    b[i] = meanP[i]! - a[i]! * meanI[i]!;
-  }
-  const meanA = boxBlur(a, width, height, r);
-  const meanB = boxBlur(b, width, height, r);
+  const { A, B } = guidedCoefficients(guide, soft, width, height, r, EPSILON);
   // Only near the enlarged mask's edge may alpha differ from it: elsewhere the filter would only add noise.
   const edge = new Uint8Array(n);
   for (let i = 0; i < n; i++) edge[i] = soft[i]! > 0.02 && soft[i]! < 0.98 ? 1 : 0;
   const near = distanceTo(edge, width, height);
   const alpha = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const q = near[i]! <= 2 * r ? meanA[i]! * guide[i]! + meanB[i]! : soft[i]!;
+    const q = near[i]! <= 2 * r ? A[i]! * guide[i]! + B[i]! : soft[i]!;
     // A slight contrast stretch: the filter's tails would leave a faint veil far from the edge.
     alpha[i] = Math.round(255 * Math.min(1, Math.max(0, (q - 0.08) / 0.84)));
   }

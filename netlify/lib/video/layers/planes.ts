@@ -1,60 +1,12 @@
-// Small plane helpers the layer analysis shares: CIELAB of an RGB buffer, box blurs, connected components,
-// a Euclidean-ish distance transform and bilinear resampling. Planes are row-major typed arrays.
+// Small plane helpers of the layer analysis that the image engine has no use for: quantiles, connected
+// components, a Euclidean-ish distance transform and one clamped bilinear sample. Planes are row-major typed
+// arrays. CIELAB, box means, the guided filter and resampling are the image engine's (`image/lab.ts`,
+// `image/planes.ts`), used by both engines.
 
 import { sampleAt } from '../sampling';
 
 /** An interleaved 8-bit RGB picture. */
 export type Rgb = { data: Uint8Array; width: number; height: number };
-
-const LINEAR = Float32Array.from({ length: 256 }, (_, i) => {
-  const c = i / 255;
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-});
-
-const labF = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
-
-/** CIELAB (D65) planes of an sRGB picture. */
-export function toLab({ data, width, height }: Rgb): { L: Float32Array; a: Float32Array; b: Float32Array } {
-  const n = width * height;
-  const L = new Float32Array(n);
-  const a = new Float32Array(n);
-  const b = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const r = LINEAR[data[i * 3]!]!;
-    const g = LINEAR[data[i * 3 + 1]!]!;
-    const bl = LINEAR[data[i * 3 + 2]!]!;
-    const x = labF((0.412453 * r + 0.35758 * g + 0.180423 * bl) / 0.95047);
-    const y = labF(0.212671 * r + 0.71516 * g + 0.072169 * bl);
-    const z = labF((0.019334 * r + 0.119193 * g + 0.950227 * bl) / 1.08883);
-    L[i] = 116 * y - 16;
-    a[i] = 500 * (x - y);
-    b[i] = 200 * (y - z);
-  }
-  return { L, a, b };
-}
-
-/** Mean over a (2r+1)² square, edges clamped, in two separable passes. */
-export function boxBlur(src: Float32Array, width: number, height: number, r: number): Float32Array {
-  if (r < 1) return Float32Array.from(src);
-  const tmp = new Float32Array(src.length);
-  const out = new Float32Array(src.length);
-  const line = new Float64Array(Math.max(width, height) + 1);
-  const pass = (input: Float32Array, output: Float32Array, length: number, lines: number, step: number, stride: number) => {
-    for (let l = 0; l < lines; l++) {
-      const base = l * stride;
-      line[0] = 0;
-      for (let i = 0; i < length; i++) line[i + 1] = line[i]! + input[base + i * step]!;
-      for (let i = 0; i < length; i++) {
-        const lo = Math.max(0, i - r);
-        const hi = Math.min(length - 1, i + r);
-        output[base + i * step] = (line[hi + 1]! - line[lo]!) / (hi - lo + 1);
-      }
-    }
-  };
-  pass(src, tmp, width, height, 1, width);
-  pass(tmp, out, height, width, width, 1);
-  return out;
-}
 
 /** The value below which `q` (0..1) of the plane's values lie. */
 export function quantile(values: Float32Array, q: number): number {
@@ -133,16 +85,4 @@ export function sample(plane: Float32Array | Uint8Array, width: number, height: 
   const cx = Math.min(width - 1.001, Math.max(0, x));
   const cy = Math.min(height - 1.001, Math.max(0, y));
   return sampleAt(plane, width, cx, cy);
-}
-
-/** Resamples a plane to another size (pixel centres aligned), bilinear. */
-export function resample(plane: Float32Array, width: number, height: number, toWidth: number, toHeight: number): Float32Array {
-  const out = new Float32Array(toWidth * toHeight);
-  const sx = width / toWidth;
-  const sy = height / toHeight;
-  for (let y = 0; y < toHeight; y++) {
-    const fy = (y + 0.5) * sy - 0.5;
-    for (let x = 0; x < toWidth; x++) out[y * toWidth + x] = sample(plane, width, height, (x + 0.5) * sx - 0.5, fy);
-  }
-  return out;
 }

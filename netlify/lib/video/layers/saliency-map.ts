@@ -7,7 +7,9 @@
 // - focus: local contrast, since the subject is usually the sharpest part and the background softer;
 // - centre: photographers put subjects near the middle, a little above it.
 
-import { boxBlur, quantile, toLab, type Rgb } from './planes';
+import { rgbBufferToLab } from '../../image/lab';
+import { boxMean } from '../../image/planes';
+import { quantile, type Rgb } from './planes';
 import { MinHeap } from './heap';
 
 export const SALIENCY_WEIGHTS = { enclosure: 0.4, distinct: 0.2, focus: 0.15, centre: 0.25 } as const;
@@ -34,7 +36,7 @@ export type SaliencyMap = {
 
 export function saliencyMap(image: Rgb): SaliencyMap {
   const { width, height } = image;
-  const lab = toLab(image);
+  const lab = rgbBufferToLab(image.data, width, height);
   const { distinct, backdrop } = borderDistinctness(lab, width, height);
   const focus = focusMap(lab.L, width, height);
   const enclosure = geodesicEnclosure(lab, width, height);
@@ -63,7 +65,7 @@ function focusMap(L: Float32Array, width: number, height: number): Float32Array 
       g[i] = Math.sqrt(gx * gx + gy * gy);
     }
   }
-  const blurred = boxBlur(g, width, height, Math.max(1, Math.round(Math.max(width, height) * 0.03)));
+  const blurred = boxMean(g, width, height, Math.max(1, Math.round(Math.max(width, height) * 0.03)));
   const top = Math.max(1e-3, quantile(blurred, 0.95));
   for (let i = 0; i < blurred.length; i++) blurred[i] = Math.min(1, blurred[i]! / top);
   return blurred;
@@ -74,9 +76,9 @@ type Lab = { L: Float32Array; a: Float32Array; b: Float32Array };
 /** Geodesic distance to the border over a lightly smoothed copy, scaled so the farthest 5 % reach 1. */
 function geodesicEnclosure(lab: Lab, width: number, height: number): Float32Array {
   const n = width * height;
-  const L = boxBlur(lab.L, width, height, 1);
-  const a = boxBlur(lab.a, width, height, 1);
-  const b = boxBlur(lab.b, width, height, 1);
+  const L = boxMean(lab.L, width, height, 1);
+  const a = boxMean(lab.a, width, height, 1);
+  const b = boxMean(lab.b, width, height, 1);
   const distance = new Float32Array(n).fill(Infinity);
   const heap = new MinHeap();
   for (let x = 0; x < width; x++) {

@@ -5,7 +5,9 @@
 
 import { grabCut, type Seeds } from './grabcut';
 import { findFaces, hasColour, personPrior, type Face } from './people';
-import { boxBlur, components, quantile, toLab, type Rgb } from './planes';
+import { rgbBufferToLab } from '../../image/lab';
+import { boxMean } from '../../image/planes';
+import { components, quantile, type Rgb } from './planes';
 import { saliencyMap } from './saliency-map';
 
 /** When a found region counts as a clear subject; outside these the render falls back to the flat move. */
@@ -105,10 +107,10 @@ function textureFeatures({ data, width, height }: Rgb): Rgb {
   const n = width * height;
   const luma = new Float32Array(n);
   for (let i = 0; i < n; i++) luma[i] = 0.299 * data[i * 3]! + 0.587 * data[i * 3 + 1]! + 0.114 * data[i * 3 + 2]!;
-  const mean = boxBlur(luma, width, height, 2);
+  const mean = boxMean(luma, width, height, 2);
   const deviation = new Float32Array(n);
   for (let i = 0; i < n; i++) deviation[i] = Math.abs(luma[i]! - mean[i]!);
-  const contrast = boxBlur(deviation, width, height, 2);
+  const contrast = boxMean(deviation, width, height, 2);
   const out = new Uint8Array(n * 3);
   for (let i = 0; i < n; i++) {
     out[i * 3] = luma[i]!;
@@ -162,7 +164,7 @@ function tidy(mask: Uint8Array, seeds: Seeds, width: number, height: number): Ui
 function score(image: Rgb, mask: Uint8Array, saliency: Float32Array): SubjectScores {
   const { width, height } = image;
   const n = width * height;
-  const { L, a, b } = toLab(image);
+  const { L, a, b } = rgbBufferToLab(image.data, width, height);
   const step = (i: number, j: number) => Math.sqrt((L[i]! - L[j]!) ** 2 + (a[i]! - a[j]!) ** 2 + (b[i]! - b[j]!) ** 2);
   let area = 0;
   let inside = 0;

@@ -8,7 +8,8 @@
 // source pixel (W·r.x + x·r.w, H·r.y + y·r.h), ffmpeg's perspective filter's convention.
 
 import type { CameraPath } from '../motion';
-import { boxBlur, distanceTo, sample } from '../layers/planes';
+import { boxMean } from '../../image/planes';
+import { distanceTo, sample } from '../layers/planes';
 
 export type Depth = {
   /** Parallax factor of the subject's silhouette; its core's is 1. */
@@ -45,7 +46,7 @@ export function subjectFactors(mask: Uint8Array, width: number, height: number, 
     const t = Math.min(1, (Number.isFinite(inward[i]!) ? inward[i]! : reach) / reach);
     raw[i] = edge + (1 - edge) * t * t * (3 - 2 * t);
   }
-  return { factors: boxBlur(raw, width, height, 2), width, height };
+  return { factors: boxMean(raw, width, height, 2), width, height };
 }
 
 /**

@@ -23,6 +23,9 @@ const EDGE = 2;
 /** Flag added to a cell's kind when its source is well inside the planes (no clamping needed). */
 const INSIDE = 4;
 
+/** v clamped to 0..max (a sample position kept inside its plane). */
+const clampTo = (v: number, max: number) => (v < 0 ? 0 : v > max ? max : v);
+
 
 /**
  * The box (even position and size) that holds the subject in every frame: its silhouette carried through the
@@ -197,31 +200,38 @@ export class SubjectRenderer {
     return edge;
   }
 
+  /**
+   * Every cell that row y of the box (luma rows from its top; a chroma row's centre lies between two) crosses and
+   * that is not empty: `span` gets its kind, its column and the row's source at its left and right edges
+   * ([left u, right u, left v, right v], a buffer reused by the next cell).
+   */
+  private eachCell(y: number, span: (cell: number, gx: number, edge: Float64Array) => void): void {
+    const { cols, cells, box } = this;
+    const gy = Math.floor(y / STEP);
+    const ty = y / STEP - gy;
+    for (let gx = 0; gx * STEP < box.width; gx++) {
+      const n00 = gy * cols + gx;
+      const cell = cells[n00]!;
+      if ((cell & 3) !== EMPTY) span(cell, gx, this.across(n00, ty));
+    }
+  }
+
   /** Luma: solid cells copy the sample, edge cells blend it by the sampled alpha. */
   private luma(out: Uint8Array, frameWidth: number): void {
-    const { cols, cells, box } = this;
-    const inv = 1 / STEP;
+    const { box } = this;
     for (let y = 0; y < box.height; y++) {
-      const gy = Math.floor(y * inv);
-      const ty = y * inv - gy;
       const rowStart = (box.y + y) * frameWidth + box.x;
-      for (let gx = 0; gx * STEP < box.width; gx++) {
-        const n00 = gy * cols + gx;
-        const cell = cells[n00]!;
-        if ((cell & 3) === EMPTY) continue;
-        const edge = this.across(n00, ty);
+      this.eachCell(y, (cell, gx, edge) => {
         const lu = edge[0]!;
-        const ru = edge[1]!;
         const lv = edge[2]!;
-        const rv = edge[3]!;
         const start = rowStart + gx * STEP;
         const end = rowStart + Math.min(box.width, (gx + 1) * STEP);
-        const du = (ru - lu) * inv;
-        const dv = (rv - lv) * inv;
+        const du = (edge[1]! - lu) / STEP;
+        const dv = (edge[3]! - lv) / STEP;
         if (cell === (SOLID | INSIDE)) this.solidSpan(lu, lv, du, dv, start, end, out);
         else if (cell & INSIDE) this.blendSpan(lu, lv, du, dv, start, end, out);
         else this.edgeSpan(lu, lv, du, dv, start, end, out);
-      }
+      });
     }
   }
 
@@ -265,8 +275,8 @@ export class SubjectRenderer {
     let u = su;
     let v = sv;
     for (let o = start; o < end; o++) {
-      const cu = u < 0 ? 0 : u > maxU ? maxU : u;
-      const cv = v < 0 ? 0 : v > maxV ? maxV : v;
+      const cu = clampTo(u, maxU);
+      const cv = clampTo(v, maxV);
       u += du;
       v += dv;
       const alpha = sampleAt(A, W, cu, cv) / 255;
@@ -280,21 +290,13 @@ export class SubjectRenderer {
    * source at (u - 0.5) / 2); edge cells blend by the alpha sampled at the same point.
    */
   private chroma(uOut: Uint8Array, vOut: Uint8Array, frameWidth: number): void {
-    const { cols, cells, box } = this;
-    const inv = 1 / STEP;
+    const { box } = this;
     for (let cy = 0; cy < box.height >> 1; cy++) {
-      const y = cy * 2 + 0.5;
-      const gy = Math.floor(y * inv);
-      const ty = y * inv - gy;
       const rowStart = ((box.y >> 1) + cy) * frameWidth + (box.x >> 1);
-      for (let gx = 0; gx * STEP < box.width; gx++) {
-        const n00 = gy * cols + gx;
-        const cell = cells[n00]!;
-        if ((cell & 3) === EMPTY) continue;
-        const edge = this.across(n00, ty);
+      this.eachCell(cy * 2 + 0.5, (cell, gx, edge) => {
         const lu = edge[0]!;
-        const ru = edge[1]!;
         const lv = edge[2]!;
+        const ru = edge[1]!;
         const rv = edge[3]!;
         // Luma-space source of the cell's first chroma centre (x = 0.5 into the cell) and the step per chroma pixel.
         const du = ((ru - lu) * 2) / STEP;
@@ -305,7 +307,7 @@ export class SubjectRenderer {
         const end = rowStart + (Math.min(box.width, (gx + 1) * STEP) >> 1);
         if (cell === (SOLID | INSIDE)) this.solidChroma(u0, v0, du, dv, start, end, uOut, vOut);
         else this.edgeChroma(u0, v0, du, dv, start, end, uOut, vOut);
-      }
+      });
     }
   }
 
@@ -336,16 +338,12 @@ export class SubjectRenderer {
     let u = su;
     let v = sv;
     for (let o = start; o < end; o++) {
-      const au = u < 0 ? 0 : u > maxU ? maxU : u;
-      const av = v < 0 ? 0 : v > maxV ? maxV : v;
-      const alpha = sampleAt(A, W, au, av) / 255;
-      let cu = (u - 0.5) / 2;
-      let cv = (v - 0.5) / 2;
+      const alpha = sampleAt(A, W, clampTo(u, maxU), clampTo(v, maxV)) / 255;
+      const cu = clampTo((u - 0.5) / 2, maxCu);
+      const cv = clampTo((v - 0.5) / 2, maxCv);
       u += du;
       v += dv;
       if (alpha <= 0) continue;
-      cu = cu < 0 ? 0 : cu > maxCu ? maxCu : cu;
-      cv = cv < 0 ? 0 : cv > maxCv ? maxCv : cv;
       uOut[o] = uOut[o]! + (sampleAt(U, cw, cu, cv) - uOut[o]!) * alpha + 0.5;
       vOut[o] = vOut[o]! + (sampleAt(V, cw, cu, cv) - vOut[o]!) * alpha + 0.5;
     }
