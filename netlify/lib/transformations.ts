@@ -60,47 +60,37 @@ export interface NewTransformation {
   status?: 'queued' | 'processing';
 }
 
-const COLUMNS = `id, kind, status, progress, model, prompt, mode, original_path, result_path, preview_path,
-  hints, purchased, error, created_at, updated_at`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Row extends Record<string, unknown> {
-  id: string;
-  kind: TransformationKind;
-  status: JobStatus;
-  progress: number;
-  model: string | null;
-  prompt: string | null;
-  mode: string | null;
-  original_path: string | null;
-  result_path: string | null;
-  preview_path: string | null;
-  hints: Record<string, unknown> | null;
-  purchased: boolean;
-  error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A row as read: every column of Transformation under its field name (`hints` may be null), before `meta`. */
+type Columns = Omit<Transformation, 'meta' | 'hints'> & { hints: Record<string, unknown> | null };
+type Row = Columns & Record<string, unknown>;
+
+/** Each field's column: the one list the select (aliased to the field names) and the mapper derive from. */
+const COLUMN_OF: { [K in keyof Columns]-?: string } = {
+  id: 'id',
+  kind: 'kind',
+  status: 'status',
+  progress: 'progress',
+  model: 'model',
+  prompt: 'prompt',
+  mode: 'mode',
+  originalPath: 'original_path',
+  resultPath: 'result_path',
+  previewPath: 'preview_path',
+  hints: 'hints',
+  purchased: 'purchased',
+  error: 'error',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+const COLUMNS = Object.entries(COLUMN_OF)
+  .map(([field, column]) => (field === column ? column : `${column} as "${field}"`))
+  .join(', ');
 
 function toTransformation(row: Row): Transformation {
-  return {
-    id: row.id,
-    kind: row.kind,
-    status: row.status,
-    progress: Number(row.progress),
-    model: row.model,
-    prompt: row.prompt,
-    mode: row.mode,
-    originalPath: row.original_path,
-    resultPath: row.result_path,
-    previewPath: row.preview_path,
-    hints: row.hints ?? {},
-    meta: jobMetaSchema.parse(row.hints ?? {}),
-    purchased: row.purchased,
-    error: row.error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+  const hints = row.hints ?? {};
+  return { ...row, progress: Number(row.progress), hints, meta: jobMetaSchema.parse(hints) };
 }
 
 const one = (rows: Row[]) => (rows[0] ? toTransformation(rows[0]) : null);

@@ -83,8 +83,11 @@ describe('checkout', () => {
     expect(await downloadBytes(download)).toEqual(image.clean);
 
     await page.reload();
-    await summary.waitFor();
-    await page.waitForTimeout(500);
+    await links.first().waitFor();
+    // The order is shown again, so the page has made its once-per-order decision: the mark of the first toast
+    // holds, and two frames later (the toast area draws in the next one) no toast is there.
+    await expect(page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('lumora:order-toasted:')))).resolves.toBe(true);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     expect(await page.getByText(MSG.checkoutSuccess).count()).toBe(0);
 
     // The watermark-free file is only for buyers: without the token the server refuses.
@@ -109,8 +112,15 @@ describe('checkout', () => {
 
     // Native validation keeps a malformed address from being sent: no navigation, the field reports it.
     await email.fill('not-an-address');
+    const checkouts: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/checkout')) checkouts.push(request.url());
+    });
+    // The browser refuses the submit with an `invalid` event on the field, before any script sends anything.
+    const refused = email.evaluate((input: HTMLInputElement) => new Promise<boolean>((done) => input.addEventListener('invalid', () => done(true), { once: true })));
     await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
-    await page.waitForTimeout(300);
+    await expect(refused).resolves.toBe(true);
+    expect(checkouts).toEqual([]);
     expect(page.url()).toContain('/image-video-transformation');
     await expect(email.evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).resolves.toBe(true);
 

@@ -2,6 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { LOCAL_API_PATH } from '../../src/editor/paths';
 
 /** Moves through the content editor (Decap CMS at /admin) the way an author does. */
 
@@ -20,6 +21,18 @@ export const field = (page: Page, label: string): Locator => page.getByLabel(lab
 export async function publishNow(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Publish now' }).click();
+}
+
+/**
+ * The writes the page sends to the dev server's file API from now on (Decap's local backend posts every call
+ * there; a save is a `persist…` action): a refused save is proven by this list staying empty, not by a wait.
+ */
+export function persistRequests(page: Page): string[] {
+  const writes: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes(LOCAL_API_PATH) && /"action"\s*:\s*"persist/.test(request.postData() ?? '')) writes.push(request.postData()!);
+  });
+  return writes;
 }
 
 /** Opens the collapsed section whose summary (its title) is `title`, and returns its fields' container. */

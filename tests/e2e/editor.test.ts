@@ -7,7 +7,7 @@ import { makeBlogSchema, makePageSchema } from '../../src/content/schemas';
 import { EDITOR_BUNDLE_PATH } from '../../src/editor/paths';
 import { formatMdxFile, parseMdxFile, readAsBuilt } from '../../src/editor/mdx-file';
 import { startDevServer, type DevServer } from './dev-server';
-import { eventually, expectVisible, field, openEntry, openSection, publishNow, snapshot } from './editor-page';
+import { eventually, expectVisible, field, openEntry, openSection, persistRequests, publishNow, snapshot } from './editor-page';
 import { newPage, useBrowser } from './harness';
 
 // The content editor at /admin under `npm run dev`, in a copy of the project (dev-server.ts): the editor writes
@@ -84,13 +84,15 @@ describe('content editor on the dev server', () => {
     const { page } = await newPage(getBrowser());
     await openEntry(page, dev.url, 'pages', 'automation');
     const files = await snapshot(at('src/content'));
+    const saves = persistRequests(page);
     await field(page, 'Title').fill('');
     await field(page, 'Description').fill('Automation for every team. '.repeat(8));
     await publishNow(page);
     await expectVisible(page.getByText('Title is required.'));
     await expectVisible(page.getByText('Description: must be 50 to 170 characters.'));
     await expectVisible(page.getByText('Not saved: a required field is empty (marked in red).'));
-    await page.waitForTimeout(2000);
+    // Refused before the save: no write reached the file API, and every file is as it was.
+    expect(saves).toEqual([]);
     expect(await snapshot(at('src/content'))).toEqual(files);
   });
 
@@ -98,10 +100,11 @@ describe('content editor on the dev server', () => {
     const { page } = await newPage(getBrowser());
     await openEntry(page, dev.url, 'pages', 'automation');
     const files = await snapshot(at('src/content'));
+    const saves = persistRequests(page);
     await field(page, 'Heading (optional)').fill('');
     await publishNow(page);
     await expectVisible(page.getByText(/Not saved\. Fix this first: Heading: a page needs a heading or a hero section/));
-    await page.waitForTimeout(2000);
+    expect(saves).toEqual([]);
     expect(await snapshot(at('src/content'))).toEqual(files);
   });
 

@@ -1,7 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ImageInputError, inspectImage, restoreAndColorize } from '../../../netlify/lib/image';
-import { makePreview } from '../../../netlify/lib/media/image-preview';
+import { ImageInputError, inspectImage } from '../../../netlify/lib/image';
 import { labToRgb, rgbToLab } from '../../../netlify/lib/image/lab';
 import { propagateHints } from '../../../netlify/lib/image/hints';
 import { restoreLuminance } from '../../../netlify/lib/image/restore/restore';
@@ -94,24 +93,5 @@ describe('colour hints', () => {
     const out = propagateHints(L, w, h, base, [{ x: 0.1, y: 0.5, color: '#d02020' }]);
     expect(out.a[16 * w + 28]).toBeGreaterThan(30); // far side of the same region
     expect(Math.abs(out.a[16 * w + 36])).toBeLessThan(5); // across the edge
-  });
-});
-
-describe('restoreAndColorize and previews', () => {
-  it('colorizes a grey photo offline, strips metadata, and the preview carries the watermark', async () => {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="240"><rect width="320" height="240" fill="#bbb"/><rect y="150" width="320" height="90" fill="#555"/><circle cx="100" cy="110" r="40" fill="#333"/></svg>`;
-    const input = await sharp(Buffer.from(svg)).greyscale().toColourspace('srgb').withMetadata({ exif: { IFD0: { Copyright: 'secret' } } }).jpeg().toBuffer();
-    const res = await restoreAndColorize(input, { model: 'sd-xl' });
-    expect(res.tone).toBe('grey');
-    expect(res.method).toMatch(/exemplar/);
-    const meta = await sharp(res.image).metadata();
-    expect([meta.width, meta.height, meta.exif]).toEqual([320, 240, undefined]);
-    const stats = await sharp(res.image).stats();
-    expect(Math.abs(stats.channels[0].mean - stats.channels[2].mean)).toBeGreaterThan(1); // not grey any more
-    const preview = await makePreview(res.image, 'item-1');
-    const [c, p] = await Promise.all([sharp(res.image).raw().toBuffer(), sharp(preview).raw().toBuffer()]);
-    let brighter = 0;
-    for (let i = 0; i < c.length; i++) if (p[i] > c[i] + 12) brighter++;
-    expect(brighter).toBeGreaterThan(200); // white text burned in
   });
 });

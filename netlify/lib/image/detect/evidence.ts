@@ -47,10 +47,49 @@ export const CANDIDATE = {
   wide: 4,
 };
 
-export const FEATURE_NAMES = [
-  'residual', 'line9', 'line21', 'line41', 'directional', 'side2', 'side4', 'activity', 'speck', 'ground', 'vertical',
-  'asymmetry', 'edge', 'width', 'light', 'level', 'field', 'fieldDirectional', 'wide',
-] as const;
+/**
+ * A candidate's evidence, one named field per feature. This list is the one place the features are named: its
+ * order is the networks' input order (FEATURE_NAMES, recorded in model.json and checked by model.ts `predict`),
+ * so a feature is added at its end and the networks retrained (`npm run train:damage`).
+ */
+export const FEATURES = {
+  /** |r| in grain spreads σ. */
+  residual: 0,
+  /** The candidate's line (its sign's best of 36 directions) at 9, 21 and 41 px, in line spreads. */
+  line9: 0,
+  line21: 0,
+  line41: 0,
+  /** How much that line stands out of the mean over directions. */
+  directional: 0,
+  /** The strongest parallel line 2 and 4 px to either side. */
+  side2: 0,
+  side4: 0,
+  /** The ground's activity (median |r| over 11×11, in σ), filled in by withGroundActivity or withActivity. */
+  activity: 0,
+  /** The speck test: |r| above the ring 2–5 px out. */
+  speck: 0,
+  /** The spread of the 5×5 median around the pixel (how busy its ground is). */
+  ground: 0,
+  /** |dy| of the line's direction. */
+  vertical: 0,
+  /** The cross profile: its two sides' difference 2 px out, and at its ends (an edge is lopsided). */
+  asymmetry: 0,
+  edge: 0,
+  /** How many of its 7 rows stand out by half the peak. */
+  width: 0,
+  /** +1 light, −1 dark. */
+  light: 0,
+  /** The 5×5 median's L* / 100. */
+  level: 0,
+  /** The line field at the pixel: its best line of the pixel's sign, and how directional it is. */
+  field: 0,
+  fieldDirectional: 0,
+  /** The 9×9 residual of the pixel's sign in its own spreads σ₉. */
+  wide: 0,
+};
+export type Features = typeof FEATURES;
+export type FeatureName = keyof Features;
+export const FEATURE_NAMES = Object.keys(FEATURES) as FeatureName[];
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
 export type Evidence = {
@@ -420,153 +459,204 @@ function flat(lists: Steps[], stride: number): Int32Array {
 export function measureEvidence(L: Float32Array, w: number, h: number, residual: Residual, wide: Residual, field: LineField, activity?: Float32Array): Evidence {
   const { r, sigma, median } = residual;
   const cand = candidatesOf(r, sigma, w, h, wide, field);
+  const m = measurer(L, w, h, residual, field);
   // The ground's spread at the candidates alone when the median allows it (quantised), else as a plane.
   const ground = quantised(median) ? null : localSpread(median, w, h, GROUND_RADIUS);
-  const lineSigma = lineSpread(r, w, h);
-  const geo = geometry(w);
   const values = new Float32Array(cand.length * FEATURE_COUNT);
   const direction = new Uint8Array(cand.length);
   const kept = new Int32Array(cand.length);
-  const coarse = new Float32Array(DIRECTION_COUNT / 2);
-  const counts = HALVES.map((half) => 2 * half + 1);
-  const [n9, n21, n41] = counts as [number, number, number];
-  if (DIRECTION_COUNT % 6 !== 0 || SIDES.length !== 2 || 2 * PROFILE.across + 1 !== 7) throw new Error('measureEvidence: line groups of 3 and 4 assumed');
-  const profile = new Float32Array(2 * PROFILE.across + 1);
-  const line = new Float64Array(3);
-  const means = new Float64Array(3);
-  // The interior's offsets, flat: per direction the line (41), the four side lines (21 each), the profile's rows (11 each).
-  const alongFlat = flat(geo.along, n41);
-  const sideCount = 2 * SIDES.length;
-  const sidesFlat = flat(geo.sides.flat(), n21);
-  const rows = 2 * PROFILE.across + 1;
-  const rowLength = 2 * PROFILE.along + 1;
-  const profileFlat = flat(geo.profile.flat(), rowLength);
-  // Sums of three or four lines at a time (sumsAlong3, sumsAlong4), and the three refined lines' at 9, 21, 41 px.
-  const acc = new Float64Array(4);
-  const refined = new Float64Array(9);
-  const vertical = Float64Array.from({ length: DIRECTION_COUNT }, (_, k) => Math.abs(directionVector(k)[1]));
-  const strong = CANDIDATE.strong * sigma;
-  // Pixels this far from every border have every step of their lines and of the speck ring on the plane: they are
-  // measured without bound checks (the same sums: nothing to leave out).
-  const inside = Math.max(geo.reach, RING.outer);
-  const fieldLine = CANDIDATE.field * field.spread;
+  const f: Features = { ...FEATURES };
   let c = 0;
   for (let q = 0; q < cand.length; q++) {
     const byWide = cand[q]! < 0;
     const i = byWide ? -1 - cand[q]! : cand[q]!;
     const x = i % w;
     const y = (i - x) / w;
-    const checked = x < inside || y < inside || x >= w - inside || y >= h - inside;
-    const sign = r[i]! >= 0 ? 1 : -1;
+    const at: At = { i, x, y, checked: x < m.inside || y < m.inside || x >= w - m.inside || y >= h - m.inside, sign: r[i]! >= 0 ? 1 : -1 };
     const abs = Math.abs(r[i]!);
-    const f = fieldIndex(field, i, w);
-    const along = f >= 0 && sign * field.best[f]! > fieldLine;
-    let best: number;
-    let directional: number;
-    if (along) {
-      // The field's line, refined below to 5°.
-      best = Math.round((field.direction[f]! * DIRECTION_COUNT) / LINE_DIRECTIONS) % DIRECTION_COUNT;
-      directional = (Math.abs(field.best[f]!) - field.mean[f]!) / field.spread;
-    } else {
-      // Coarse search every 10° at 21 px.
-      let coarseBest = 0;
-      let coarseSum = 0;
-      for (let k = 0; k < coarse.length; k++) {
-        if (checked) coarse[k] = sign * meanAt(r, i, geo.along[2 * k]!, n21, w);
-        else if (k % 3 === 0) {
-          // Directions k, k + 1, k + 2 (every other of the 36) at once.
-          const o = 2 * k * n41;
-          acc[0] = acc[1] = acc[2] = 0;
-          sumsAlong3(r, i, alongFlat, o, o + 2 * n41, o + 4 * n41, 0, n21, acc);
-          for (let m = 0; m < 3; m++) coarse[k + m] = sign * (acc[m]! / n21);
-        }
-        coarseSum += coarse[k]!;
-        if (coarse[k]! > coarse[coarseBest]!) coarseBest = k;
-      }
-      if (abs < strong && coarse[coarseBest]! < CANDIDATE.line * lineSigma && !byWide) continue;
-      best = 2 * coarseBest;
-      directional = (coarse[coarseBest]! - coarseSum / coarse.length) / lineSigma;
-    }
-    line.fill(-Infinity);
-    const around = best;
-    if (!checked) {
-      // The three directions' sums at 9, 21 and 41 px (refined[3 · step + t] for direction around − 1 + t).
-      const o0 = ((around + DIRECTION_COUNT - 1) % DIRECTION_COUNT) * n41;
-      const o1 = around * n41;
-      const o2 = ((around + 1) % DIRECTION_COUNT) * n41;
-      acc[0] = acc[1] = acc[2] = 0;
-      for (let step = 0; step < 3; step++) {
-        sumsAlong3(r, i, alongFlat, o0, o1, o2, step ? counts[step - 1]! : 0, counts[step]!, acc);
-        for (let t = 0; t < 3; t++) refined[3 * step + t] = acc[t]!;
-      }
-    }
-    for (let k = around - 1; k <= around + 1; k++) {
-      const kk = (k + DIRECTION_COUNT) % DIRECTION_COUNT;
-      if (checked) prefixMeans(r, i, geo.along[kk]!, counts, w, means);
-      else {
-        const t = k - around + 1;
-        means[0] = refined[t]! / n9;
-        means[1] = refined[3 + t]! / n21;
-        means[2] = refined[6 + t]! / n41;
-      }
-      if (sign * means[1]! > line[1]!) {
-        for (let m = 0; m < 3; m++) line[m] = sign * means[m]!;
-        best = kk;
-      }
-    }
-    let side2 = 0;
-    let side4 = 0;
-    if (!checked) {
-      const o = best * sideCount * n21;
-      sumsAlong4(r, i, sidesFlat, o, o + n21, o + 2 * n21, o + 3 * n21, n21, acc);
-    }
-    for (let j = 0; j < sideCount; j++) {
-      const v = Math.abs(checked ? meanAt(r, i, geo.sides[best]![j]!, n21, w) : acc[j]! / n21);
-      if (j < 2) side2 = Math.max(side2, v);
-      else side4 = Math.max(side4, v);
-    }
-    if (checked) for (let j = 0; j < rows; j++) profile[j] = meanAt(L, i, geo.profile[best]![j]!, rowLength, w);
-    else {
-      // Rows 0 … 3, then 4 … 6.
-      const o = best * rows * rowLength;
-      sumsAlong4(L, i, profileFlat, o, o + rowLength, o + 2 * rowLength, o + 3 * rowLength, rowLength, acc);
-      for (let j = 0; j < 4; j++) profile[j] = acc[j]! / rowLength;
-      acc[0] = acc[1] = acc[2] = 0;
-      sumsAlong3(L, i, profileFlat, o + 4 * rowLength, o + 5 * rowLength, o + 6 * rowLength, 0, rowLength, acc);
-      for (let j = 4; j < rows; j++) profile[j] = acc[j - 4]! / rowLength;
-    }
-    const last = profile.length - 1;
-    const mid = PROFILE.across;
-    const base = (profile[0]! + profile[last]!) / 2;
-    const peak = sign * (profile[mid]! - base);
-    let width = 0;
-    for (let j = 0; j <= last; j++) if (sign * (profile[j]! - base) > 0.5 * peak) width++;
-    const ring = checked ? ringPeak(r, x, y, w, h, sign) : ringPeakInside(r, i, w, sign);
+    const start = startingLine(m, at, abs, byWide);
+    if (!start) continue;
+    const best = refineLine(m, at, start.best);
+    const fi = fieldIndex(field, i, w);
+    f.residual = abs / sigma;
+    f.line9 = m.line[0]! / m.lineSigma;
+    f.line21 = m.line[1]! / m.lineSigma;
+    f.line41 = m.line[2]! / m.lineSigma;
+    f.directional = start.directional;
+    sideLines(m, at, best, f);
+    f.activity = activity ? activity[i]! : 0;
+    f.speck = (abs - (at.checked ? ringPeak(r, x, y, w, h, at.sign) : ringPeakInside(r, i, w, at.sign))) / sigma;
+    f.ground = (ground ? ground[i]! : localSpreadAt(median, w, h, GROUND_RADIUS, i)) / sigma;
+    f.vertical = m.vertical[best]!;
+    crossProfile(m, at, best, sigma, f);
+    f.light = at.sign;
+    f.level = median[i]! / 100;
+    f.field = fi >= 0 ? (at.sign * field.best[fi]!) / field.spread : 0;
+    f.fieldDirectional = fi >= 0 ? (Math.abs(field.best[fi]!) - field.mean[fi]!) / field.spread : 0;
+    f.wide = (at.sign * wide.r[i]!) / wide.sigma;
     const o = c * FEATURE_COUNT;
-    values[o] = abs / sigma;
-    values[o + 1] = line[0]! / lineSigma;
-    values[o + 2] = line[1]! / lineSigma;
-    values[o + 3] = line[2]! / lineSigma;
-    values[o + 4] = directional;
-    values[o + 5] = side2 / lineSigma;
-    values[o + 6] = side4 / lineSigma;
-    if (activity) values[o + 7] = activity[i]!;
-    values[o + 8] = (abs - ring) / sigma;
-    values[o + 9] = (ground ? ground[i]! : localSpreadAt(median, w, h, GROUND_RADIUS, i)) / sigma;
-    values[o + 10] = vertical[best]!;
-    values[o + 11] = Math.abs(profile[mid - 2]! - profile[mid + 2]!) / sigma;
-    values[o + 12] = Math.abs(profile[0]! - profile[last]!) / sigma;
-    values[o + 13] = width;
-    values[o + 14] = sign;
-    values[o + 15] = median[i]! / 100;
-    values[o + 16] = f >= 0 ? (sign * field.best[f]!) / field.spread : 0;
-    values[o + 17] = f >= 0 ? (Math.abs(field.best[f]!) - field.mean[f]!) / field.spread : 0;
-    values[o + 18] = (sign * wide.r[i]!) / wide.sigma;
+    for (let k = 0; k < FEATURE_COUNT; k++) values[o + k] = f[FEATURE_NAMES[k]!];
     direction[c] = best;
     kept[c] = i;
     c++;
   }
-  return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, wide, lineSigma };
+  return { candidates: kept.slice(0, c), values: values.slice(0, c * FEATURE_COUNT), direction: direction.slice(0, c), residual, wide, lineSigma: m.lineSigma };
+}
+
+/** A candidate: its plane index and place, whether its lines reach past a border (`checked`), its sign. */
+type At = { i: number; x: number; y: number; checked: boolean; sign: number };
+type Measurer = ReturnType<typeof measurer>;
+
+/** What every candidate's measures share: the plane, the offsets (flat for the interior), and scratch buffers. */
+function measurer(L: Float32Array, w: number, h: number, residual: Residual, field: LineField) {
+  const geo = geometry(w);
+  const counts = HALVES.map((half) => 2 * half + 1);
+  const [n9, n21, n41] = counts as [number, number, number];
+  if (DIRECTION_COUNT % 6 !== 0 || SIDES.length !== 2 || 2 * PROFILE.across + 1 !== 7) throw new Error('measureEvidence: line groups of 3 and 4 assumed');
+  const rows = 2 * PROFILE.across + 1;
+  const rowLength = 2 * PROFILE.along + 1;
+  const lineSigma = lineSpread(residual.r, w, h);
+  return {
+    L,
+    r: residual.r,
+    w,
+    h,
+    field,
+    geo,
+    counts,
+    n9,
+    n21,
+    n41,
+    rows,
+    rowLength,
+    sideCount: 2 * SIDES.length,
+    lineSigma,
+    // The interior's offsets, flat: per direction the line (41), the four side lines (21 each), the profile's rows (11 each).
+    alongFlat: flat(geo.along, n41),
+    sidesFlat: flat(geo.sides.flat(), n21),
+    profileFlat: flat(geo.profile.flat(), rowLength),
+    coarse: new Float32Array(DIRECTION_COUNT / 2),
+    profile: new Float32Array(rows),
+    /** The best line's means at 9, 21 and 41 px, of the candidate's sign. */
+    line: new Float64Array(3),
+    means: new Float64Array(3),
+    // Sums of three or four lines at a time (sumsAlong3, sumsAlong4), and the three refined lines' at 9, 21, 41 px.
+    acc: new Float64Array(4),
+    refined: new Float64Array(9),
+    vertical: Float64Array.from({ length: DIRECTION_COUNT }, (_, k) => Math.abs(directionVector(k)[1])),
+    strong: CANDIDATE.strong * residual.sigma,
+    fieldLine: CANDIDATE.field * field.spread,
+    // Pixels this far from every border have every step of their lines and of the speck ring on the plane: they are
+    // measured without bound checks (the same sums: nothing to leave out).
+    inside: Math.max(geo.reach, RING.outer),
+  };
+}
+
+/**
+ * The direction to refine from and how directional the pixel is: the field's line when the pixel lies on one of
+ * its sign, else a coarse search every 10° at 21 px; null when that finds no line and the pixel is neither
+ * strong nor a wide speck's (it is not measured further).
+ */
+function startingLine(m: Measurer, at: At, abs: number, byWide: boolean): { best: number; directional: number } | null {
+  const { field, r, coarse, acc, n21, n41, w } = m;
+  const f = fieldIndex(field, at.i, w);
+  if (f >= 0 && at.sign * field.best[f]! > m.fieldLine) {
+    return {
+      best: Math.round((field.direction[f]! * DIRECTION_COUNT) / LINE_DIRECTIONS) % DIRECTION_COUNT,
+      directional: (Math.abs(field.best[f]!) - field.mean[f]!) / field.spread,
+    };
+  }
+  let coarseBest = 0;
+  let coarseSum = 0;
+  for (let k = 0; k < coarse.length; k++) {
+    if (at.checked) coarse[k] = at.sign * meanAt(r, at.i, m.geo.along[2 * k]!, n21, w);
+    else if (k % 3 === 0) {
+      // Directions k, k + 1, k + 2 (every other of the 36) at once.
+      const o = 2 * k * n41;
+      acc[0] = acc[1] = acc[2] = 0;
+      sumsAlong3(r, at.i, m.alongFlat, o, o + 2 * n41, o + 4 * n41, 0, n21, acc);
+      for (let j = 0; j < 3; j++) coarse[k + j] = at.sign * (acc[j]! / n21);
+    }
+    coarseSum += coarse[k]!;
+    if (coarse[k]! > coarse[coarseBest]!) coarseBest = k;
+  }
+  if (abs < m.strong && coarse[coarseBest]! < CANDIDATE.line * m.lineSigma && !byWide) return null;
+  return { best: 2 * coarseBest, directional: (coarse[coarseBest]! - coarseSum / coarse.length) / m.lineSigma };
+}
+
+/** The best of the three directions around `around` at 21 px (to 5°), its means at 9/21/41 px left in `m.line`. */
+function refineLine(m: Measurer, at: At, around: number): number {
+  const { r, acc, refined, means, line, counts, n9, n21, n41, w } = m;
+  line.fill(-Infinity);
+  let best = around;
+  if (!at.checked) {
+    // The three directions' sums at 9, 21 and 41 px (refined[3 · step + t] for direction around − 1 + t).
+    const o0 = ((around + DIRECTION_COUNT - 1) % DIRECTION_COUNT) * n41;
+    const o1 = around * n41;
+    const o2 = ((around + 1) % DIRECTION_COUNT) * n41;
+    acc[0] = acc[1] = acc[2] = 0;
+    for (let step = 0; step < 3; step++) {
+      sumsAlong3(r, at.i, m.alongFlat, o0, o1, o2, step ? counts[step - 1]! : 0, counts[step]!, acc);
+      for (let t = 0; t < 3; t++) refined[3 * step + t] = acc[t]!;
+    }
+  }
+  for (let k = around - 1; k <= around + 1; k++) {
+    const kk = (k + DIRECTION_COUNT) % DIRECTION_COUNT;
+    if (at.checked) prefixMeans(r, at.i, m.geo.along[kk]!, counts, w, means);
+    else {
+      const t = k - around + 1;
+      means[0] = refined[t]! / n9;
+      means[1] = refined[3 + t]! / n21;
+      means[2] = refined[6 + t]! / n41;
+    }
+    if (at.sign * means[1]! > line[1]!) {
+      for (let j = 0; j < 3; j++) line[j] = at.sign * means[j]!;
+      best = kk;
+    }
+  }
+  return best;
+}
+
+/** The strongest parallel lines 2 and 4 px to either side of the line in direction `best`. */
+function sideLines(m: Measurer, at: At, best: number, f: Features): void {
+  const { r, acc, n21, sideCount, w } = m;
+  let side2 = 0;
+  let side4 = 0;
+  if (!at.checked) {
+    const o = best * sideCount * n21;
+    sumsAlong4(r, at.i, m.sidesFlat, o, o + n21, o + 2 * n21, o + 3 * n21, n21, acc);
+  }
+  for (let j = 0; j < sideCount; j++) {
+    const v = Math.abs(at.checked ? meanAt(r, at.i, m.geo.sides[best]![j]!, n21, w) : acc[j]! / n21);
+    if (j < 2) side2 = Math.max(side2, v);
+    else side4 = Math.max(side4, v);
+  }
+  f.side2 = side2 / m.lineSigma;
+  f.side4 = side4 / m.lineSigma;
+}
+
+/** The profile of L across the line (7 rows of 11 px along it): its asymmetry, its ends' difference, its width. */
+function crossProfile(m: Measurer, at: At, best: number, sigma: number, f: Features): void {
+  const { L, acc, profile, rows, rowLength, w } = m;
+  if (at.checked) for (let j = 0; j < rows; j++) profile[j] = meanAt(L, at.i, m.geo.profile[best]![j]!, rowLength, w);
+  else {
+    // Rows 0 … 3, then 4 … 6.
+    const o = best * rows * rowLength;
+    sumsAlong4(L, at.i, m.profileFlat, o, o + rowLength, o + 2 * rowLength, o + 3 * rowLength, rowLength, acc);
+    for (let j = 0; j < 4; j++) profile[j] = acc[j]! / rowLength;
+    acc[0] = acc[1] = acc[2] = 0;
+    sumsAlong3(L, at.i, m.profileFlat, o + 4 * rowLength, o + 5 * rowLength, o + 6 * rowLength, 0, rowLength, acc);
+    for (let j = 4; j < rows; j++) profile[j] = acc[j - 4]! / rowLength;
+  }
+  const last = profile.length - 1;
+  const mid = PROFILE.across;
+  const base = (profile[0]! + profile[last]!) / 2;
+  const peak = at.sign * (profile[mid]! - base);
+  let width = 0;
+  for (let j = 0; j <= last; j++) if (at.sign * (profile[j]! - base) > 0.5 * peak) width++;
+  f.asymmetry = Math.abs(profile[mid - 2]! - profile[mid + 2]!) / sigma;
+  f.edge = Math.abs(profile[0]! - profile[last]!) / sigma;
+  f.width = width;
 }
 
 /** The speck test's ring: the largest residual of the pixel's sign (at least 0) between RING.inner and RING.outer

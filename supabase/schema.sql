@@ -1,0 +1,406 @@
+-- The database schema as the migrations in supabase/migrations leave it: generated, do not edit.
+-- Regenerate with `npm run db:schema` after adding a migration (a test fails while this file is stale).
+-- Tables, views, functions, triggers, policies and grants, each sorted by name.
+
+create table public.catalog_prices (
+  item_type text not null,
+  item_key text not null,
+  name text not null,
+  price numeric(10,2) not null,
+  constraint catalog_prices_item_type_check CHECK ((item_type = ANY (ARRAY['transformation'::text, 'package'::text]))),
+  constraint catalog_prices_price_check CHECK ((price >= (0)::numeric)),
+  constraint catalog_prices_pkey PRIMARY KEY (item_type, item_key)
+);
+alter table public.catalog_prices enable row level security;
+
+create table public.contact_messages (
+  id uuid not null default gen_random_uuid(),
+  name text not null,
+  email text not null,
+  phone text,
+  subject text,
+  message text not null,
+  source text,
+  created_at timestamp with time zone not null default now(),
+  constraint contact_messages_email_check CHECK (((length(email) >= 3) AND (length(email) <= 320))),
+  constraint contact_messages_message_check CHECK (((length(message) >= 1) AND (length(message) <= 5000))),
+  constraint contact_messages_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  constraint contact_messages_phone_check CHECK ((length(phone) <= 50)),
+  constraint contact_messages_source_check CHECK ((length(source) <= 200)),
+  constraint contact_messages_subject_check CHECK ((length(subject) <= 200)),
+  constraint contact_messages_pkey PRIMARY KEY (id)
+);
+alter table public.contact_messages enable row level security;
+
+create table public.leads (
+  id uuid not null default gen_random_uuid(),
+  name text not null,
+  email text not null,
+  phone text,
+  interest text,
+  source text,
+  created_at timestamp with time zone not null default now(),
+  constraint leads_email_check CHECK (((length(email) >= 3) AND (length(email) <= 320))),
+  constraint leads_interest_check CHECK ((length(interest) <= 200)),
+  constraint leads_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  constraint leads_phone_check CHECK ((length(phone) <= 50)),
+  constraint leads_source_check CHECK ((length(source) <= 200)),
+  constraint leads_pkey PRIMARY KEY (id)
+);
+alter table public.leads enable row level security;
+
+create table public.media_transformations (
+  id uuid not null default gen_random_uuid(),
+  kind text not null,
+  status text not null default 'queued'::text,
+  progress double precision not null default 0,
+  model text,
+  prompt text,
+  mode text,
+  original_path text,
+  result_path text,
+  preview_path text,
+  hints jsonb not null default '{}'::jsonb,
+  purchased boolean not null default false,
+  error text,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  price_key text generated always as (
+CASE
+    WHEN ((kind = 'video'::text) AND ((hints ->> 'resolution'::text) = '1080p'::text)) THEN 'video-1080p'::text
+    ELSE kind
+END) stored,
+  constraint media_transformations_completed_has_result CHECK (((status <> 'completed'::text) OR (result_path IS NOT NULL))),
+  constraint media_transformations_kind_check CHECK ((kind = ANY (ARRAY['image'::text, 'video'::text]))),
+  constraint media_transformations_progress_check CHECK (((progress >= (0)::double precision) AND (progress <= (1)::double precision))),
+  constraint media_transformations_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'processing'::text, 'completed'::text, 'failed'::text]))),
+  constraint media_transformations_pkey PRIMARY KEY (id)
+);
+CREATE INDEX media_transformations_active_idx ON public.media_transformations USING btree (updated_at) WHERE (status = ANY (ARRAY['queued'::text, 'processing'::text]));
+alter table public.media_transformations enable row level security;
+
+create table public.newsletter_subscribers (
+  id uuid not null default gen_random_uuid(),
+  email text not null,
+  name text,
+  source text,
+  created_at timestamp with time zone not null default now(),
+  constraint newsletter_subscribers_email_check CHECK (((length(email) >= 3) AND (length(email) <= 320))),
+  constraint newsletter_subscribers_name_check CHECK ((length(name) <= 200)),
+  constraint newsletter_subscribers_source_check CHECK ((length(source) <= 200)),
+  constraint newsletter_subscribers_pkey PRIMARY KEY (id)
+);
+CREATE UNIQUE INDEX newsletter_subscribers_email_key ON public.newsletter_subscribers USING btree (lower(email));
+alter table public.newsletter_subscribers enable row level security;
+
+create table public.payment_items (
+  id bigint generated always as identity not null,
+  payment_id uuid not null,
+  position smallint not null,
+  transformation_id uuid,
+  package_id text,
+  price numeric(10,2) not null,
+  sold boolean not null,
+  refund_id text,
+  constraint payment_items_one_target CHECK ((num_nonnulls(transformation_id, package_id) = 1)),
+  constraint payment_items_price_check CHECK ((price >= (0)::numeric)),
+  constraint payment_items_refund_id_check CHECK (((refund_id IS NULL) OR ((length(refund_id) >= 1) AND (length(refund_id) <= 255)))),
+  constraint payment_items_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id) ON DELETE CASCADE,
+  constraint payment_items_transformation_id_fkey FOREIGN KEY (transformation_id) REFERENCES media_transformations(id),
+  constraint payment_items_pkey PRIMARY KEY (id),
+  constraint payment_items_payment_id_position_key UNIQUE (payment_id, "position")
+);
+CREATE INDEX payment_items_payment_idx ON public.payment_items USING btree (payment_id);
+CREATE UNIQUE INDEX payment_items_transformation_sold ON public.payment_items USING btree (transformation_id) WHERE ((transformation_id IS NOT NULL) AND sold);
+alter table public.payment_items enable row level security;
+
+create table public.payments (
+  id uuid not null default gen_random_uuid(),
+  amount numeric(10,2) not null,
+  currency text not null default 'USD'::text,
+  status text not null,
+  payment_method text not null,
+  idempotency_key text not null,
+  created_at timestamp with time zone not null default now(),
+  stripe_session_id text,
+  stripe_payment_intent text,
+  email text,
+  email_status text,
+  constraint payments_amount_check CHECK ((amount >= (0)::numeric)),
+  constraint payments_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text)),
+  constraint payments_email_check CHECK (((email IS NULL) OR ((length(email) >= 3) AND (length(email) <= 320)))),
+  constraint payments_email_status_check CHECK ((email_status = ANY (ARRAY['sending'::text, 'sent'::text, 'saved'::text, 'failed'::text, 'limited'::text]))),
+  constraint payments_idempotency_key_check CHECK (((length(idempotency_key) >= 8) AND (length(idempotency_key) <= 200))),
+  constraint payments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'failed'::text, 'refunded'::text, 'disputed'::text]))),
+  constraint payments_pkey PRIMARY KEY (id),
+  constraint payments_idempotency_key_key UNIQUE (idempotency_key),
+  constraint payments_stripe_payment_intent_key UNIQUE (stripe_payment_intent),
+  constraint payments_stripe_session_id_key UNIQUE (stripe_session_id)
+);
+alter table public.payments enable row level security;
+
+create table public.rate_limits (
+  key text not null,
+  window_start timestamp with time zone not null,
+  count integer not null,
+  constraint rate_limits_count_check CHECK ((count >= 0)),
+  constraint rate_limits_key_check CHECK (((length(key) >= 1) AND (length(key) <= 300))),
+  constraint rate_limits_pkey PRIMARY KEY (key)
+);
+alter table public.rate_limits enable row level security;
+
+create table public.stripe_events (
+  id text not null,
+  type text not null,
+  payment_id uuid not null,
+  received_at timestamp with time zone not null default now(),
+  constraint stripe_events_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id) ON DELETE CASCADE,
+  constraint stripe_events_pkey PRIMARY KEY (id)
+);
+alter table public.stripe_events enable row level security;
+
+create table public.upload_grants (
+  upload_id text not null,
+  created_at timestamp with time zone not null default now(),
+  used_at timestamp with time zone,
+  constraint upload_grants_upload_id_check CHECK (((length(upload_id) >= 1) AND (length(upload_id) <= 100))),
+  constraint upload_grants_pkey PRIMARY KEY (upload_id)
+);
+CREATE INDEX upload_grants_created_idx ON public.upload_grants USING btree (created_at);
+alter table public.upload_grants enable row level security;
+
+create table public.work_slots (
+  id uuid not null default gen_random_uuid(),
+  kind text not null,
+  expires_at timestamp with time zone not null,
+  constraint work_slots_kind_check CHECK (((length(kind) >= 1) AND (length(kind) <= 50))),
+  constraint work_slots_pkey PRIMARY KEY (id)
+);
+CREATE INDEX work_slots_kind_idx ON public.work_slots USING btree (kind, expires_at);
+alter table public.work_slots enable row level security;
+
+CREATE OR REPLACE FUNCTION public.claim_work_slot(p_kind text, p_max integer, p_ttl_seconds integer)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_id uuid;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('work_slot:' || p_kind, 0));
+  delete from work_slots where kind = p_kind and expires_at < now();
+  if (select count(*) from work_slots where kind = p_kind) >= p_max then
+    return null;
+  end if;
+  insert into work_slots (kind, expires_at) values (p_kind, now() + make_interval(secs => p_ttl_seconds))
+    returning id into v_id;
+  return v_id;
+end;
+$function$;
+-- grants on public.claim_work_slot(p_kind text, p_max integer, p_ttl_seconds integer): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.demo_checkout(p_items jsonb, p_idempotency_key text)
+ RETURNS TABLE(payment_id uuid, replayed boolean)
+ LANGUAGE sql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+  select * from place_order(p_items, p_idempotency_key, 'demo');
+$function$;
+-- grants on public.demo_checkout(p_items jsonb, p_idempotency_key text): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.hit_rate_limit(p_key text, p_limit integer, p_window_seconds integer, p_weight integer DEFAULT 1)
+ RETURNS TABLE(allowed boolean, retry_after integer)
+ LANGUAGE sql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+  insert into public.rate_limits as r (key, window_start, count)
+  values (
+    p_key,
+    to_timestamp(floor(extract(epoch from now()) / p_window_seconds) * p_window_seconds),
+    greatest(1, p_weight)
+  )
+  on conflict (key) do update
+    set count = case when excluded.window_start > r.window_start then excluded.count else r.count + excluded.count end,
+        window_start = greatest(r.window_start, excluded.window_start)
+  returning
+    r.count <= p_limit,
+    case when r.count <= p_limit then 0
+         else greatest(1, ceil(extract(epoch from (r.window_start + make_interval(secs => p_window_seconds) - now()))))::integer
+    end;
+$function$;
+-- grants on public.hit_rate_limit(p_key text, p_limit integer, p_window_seconds integer, p_weight integer): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.place_order(p_items jsonb, p_idempotency_key text, p_method text)
+ RETURNS TABLE(payment_id uuid, replayed boolean)
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_item jsonb;
+  v_refs text[] := '{}';          -- 't:<uuid>' / 'p:<package id>', in cart order
+  v_tids uuid[] := '{}';
+  v_pids text[] := '{}';
+  v_ref text;
+  v_existing uuid;
+  v_existing_refs text[];
+  v_bad text;
+  v_total numeric(10, 2);
+  v_payment uuid;
+  v_pos smallint := 0;
+begin
+  if p_method is null or p_method not in ('demo', 'stripe') then
+    raise exception 'Unknown payment method: %', p_method using errcode = 'LU400';
+  end if;
+  if p_idempotency_key is null or length(p_idempotency_key) not between 8 and 200 then
+    raise exception 'Invalid idempotency key' using errcode = 'LU400';
+  end if;
+  if p_items is null or jsonb_typeof(p_items) <> 'array' then
+    raise exception 'Cart items must be a list' using errcode = 'LU400';
+  end if;
+  if jsonb_array_length(p_items) = 0 then
+    raise exception 'Your cart is empty' using errcode = 'LU400';
+  end if;
+  if jsonb_array_length(p_items) > 50 then
+    raise exception 'A cart holds at most 50 items' using errcode = 'LU400';
+  end if;
+
+  for v_item in select value from jsonb_array_elements(p_items) loop
+    if jsonb_typeof(v_item) <> 'object'
+       or (select count(*) from jsonb_object_keys(v_item)) <> 1
+       or not (v_item ? 'transformationId' or v_item ? 'packageId') then
+      raise exception 'Each cart item needs exactly one of transformationId or packageId' using errcode = 'LU400';
+    end if;
+    if v_item ? 'transformationId' then
+      if jsonb_typeof(v_item -> 'transformationId') <> 'string'
+         or (v_item ->> 'transformationId') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+        raise exception 'Invalid transformation id: %', v_item -> 'transformationId' using errcode = 'LU400';
+      end if;
+      v_ref := 't:' || lower(v_item ->> 'transformationId');
+    else
+      if jsonb_typeof(v_item -> 'packageId') <> 'string' then
+        raise exception 'Invalid package id: %', v_item -> 'packageId' using errcode = 'LU400';
+      end if;
+      v_ref := 'p:' || (v_item ->> 'packageId');
+    end if;
+    if v_ref = any(v_refs) then
+      raise exception 'This item is already in your cart: %', substr(v_ref, 3) using errcode = 'LU400';
+    end if;
+    v_refs := v_refs || v_ref;
+  end loop;
+
+  -- Checkouts sharing a key run one after the other; the later ones find the first one's payment.
+  perform pg_advisory_xact_lock(hashtextextended('checkout:' || p_idempotency_key, 0));
+
+  select p.id into v_existing from payments p where p.idempotency_key = p_idempotency_key;
+  if found then
+    if (select p.payment_method from payments p where p.id = v_existing) <> p_method then
+      raise exception 'This checkout was already started with another payment method' using errcode = 'LU409';
+    end if;
+    select array_agg(case when pi.transformation_id is not null then 't:' || pi.transformation_id::text
+                          else 'p:' || pi.package_id end order by pi.position)
+      into v_existing_refs from payment_items pi where pi.payment_id = v_existing;
+    if v_existing_refs is distinct from v_refs then
+      raise exception 'This checkout was already completed with a different cart' using errcode = 'LU409';
+    end if;
+    return query select v_existing, true;
+    return;
+  end if;
+
+  select coalesce(array_agg(substr(r, 3)::uuid), '{}') into v_tids from unnest(v_refs) r where r like 't:%';
+  select coalesce(array_agg(substr(r, 3)), '{}') into v_pids from unnest(v_refs) r where r like 'p:%';
+
+  -- Lock the rows in a fixed order so overlapping carts wait instead of deadlocking; a waiting checkout
+  -- then sees the winner's purchased = true.
+  perform 1 from media_transformations m where m.id = any(v_tids) order by m.id for update;
+
+  select t::text into v_bad from unnest(v_tids) t
+    where not exists (select 1 from media_transformations m where m.id = t) limit 1;
+  if v_bad is not null then
+    raise exception 'Item not found: %', v_bad using errcode = 'LU404';
+  end if;
+  select m.id::text into v_bad from media_transformations m where m.id = any(v_tids) and m.status <> 'completed' limit 1;
+  if v_bad is not null then
+    raise exception 'Item is not ready for purchase yet: %', v_bad using errcode = 'LU409';
+  end if;
+  select m.id::text into v_bad from media_transformations m where m.id = any(v_tids) and m.purchased limit 1;
+  if v_bad is not null then
+    raise exception 'Item already purchased: %', v_bad using errcode = 'LU409';
+  end if;
+  select p into v_bad from unnest(v_pids) p
+    where not exists (select 1 from catalog_prices c where c.item_type = 'package' and c.item_key = p) limit 1;
+  if v_bad is not null then
+    raise exception 'Unknown package: %', v_bad using errcode = 'LU404';
+  end if;
+
+  select coalesce(sum(c.price), 0) into v_total
+    from media_transformations m
+    join catalog_prices c on c.item_type = 'transformation' and c.item_key = m.price_key
+    where m.id = any(v_tids);
+  v_total := v_total + coalesce((select sum(c.price) from unnest(v_pids) p
+    join catalog_prices c on c.item_type = 'package' and c.item_key = p), 0);
+
+  insert into payments (amount, currency, status, payment_method, idempotency_key)
+    values (v_total, 'USD', case when p_method = 'demo' then 'completed' else 'pending' end, p_method, p_idempotency_key)
+    returning id into v_payment;
+
+  foreach v_ref in array v_refs loop
+    v_pos := v_pos + 1;
+    if v_ref like 't:%' then
+      insert into payment_items (payment_id, position, transformation_id, price, sold)
+        select v_payment, v_pos, m.id, c.price, p_method = 'demo'
+        from media_transformations m
+        join catalog_prices c on c.item_type = 'transformation' and c.item_key = m.price_key
+        where m.id = substr(v_ref, 3)::uuid;
+    else
+      insert into payment_items (payment_id, position, package_id, price, sold)
+        select v_payment, v_pos, c.item_key, c.price, p_method = 'demo'
+        from catalog_prices c where c.item_type = 'package' and c.item_key = substr(v_ref, 3);
+    end if;
+  end loop;
+
+  -- A demo payment is paid now; a Stripe one only when its verified webhook arrives.
+  if p_method = 'demo' then
+    update media_transformations set purchased = true where id = any(v_tids);
+  end if;
+
+  return query select v_payment, false;
+end;
+$function$;
+-- grants on public.place_order(p_items jsonb, p_idempotency_key text, p_method text): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.place_order_limited(p_items jsonb, p_idempotency_key text, p_method text, p_client text, p_limit integer, p_window_seconds integer)
+ RETURNS TABLE(payment_id uuid, replayed boolean)
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_payment uuid;
+  v_replayed boolean;
+  v_allowed boolean;
+  v_retry integer;
+begin
+  select o.payment_id, o.replayed into v_payment, v_replayed from place_order(p_items, p_idempotency_key, p_method) o;
+  if not v_replayed then
+    select h.allowed, h.retry_after into v_allowed, v_retry
+      from hit_rate_limit('checkout:' || p_client, p_limit, p_window_seconds) h;
+    if not v_allowed then
+      raise exception 'Too many checkouts from this client' using errcode = 'LU429', detail = v_retry::text;
+    end if;
+  end if;
+  return query select v_payment, v_replayed;
+end;
+$function$;
+-- grants on public.place_order_limited(p_items jsonb, p_idempotency_key text, p_method text, p_client text, p_limit integer, p_window_seconds integer): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.set_updated_at()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+begin
+  new.updated_at := now();
+  return new;
+end;
+$function$;
+
+CREATE TRIGGER media_transformations_updated_at BEFORE UPDATE ON public.media_transformations FOR EACH ROW EXECUTE FUNCTION set_updated_at();

@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import downloads from '../../../netlify/functions/downloads.mts';
+import files from '../../../netlify/functions/files.mts';
+import imageHeal from '../../../netlify/functions/image-heal.mts';
+import imageHints from '../../../netlify/functions/image-hints.mts';
+import orders from '../../../netlify/functions/orders.mts';
+import processImage from '../../../netlify/functions/process-image.mts';
+import toolUploads from '../../../netlify/functions/tool-uploads.mts';
+import transformations from '../../../netlify/functions/transformations.mts';
+import { query } from '../../../netlify/lib/db';
+import { HttpError } from '../../../netlify/lib/http';
+import { runMaintenance } from '../../../netlify/lib/tool/maintenance';
+import { RENDER_SLOTS, withRenderSlot } from '../../../netlify/lib/tool/render-slots';
+import { MAX_ACTIVE_VIDEO_JOBS } from '../../../netlify/lib/tool/video';
+import { HEAL_BUDGET } from '../../../src/lib/tool/heal-budget';
+import { MAX_HEAL_MARKS, MAX_HEAL_POINTS } from '../../../src/lib/tool/image-schema';
+import { deployOrigin, queueVideo } from '../../../netlify/lib/tool/video';
+import { videoEngineStatus } from '../../../netlify/lib/video';
+import { apiUrl, isAllowedOutputUrl, OutputTooLargeError, readOutput } from '../../../netlify/lib/providers/replicate-urls';
+import { getStorage } from '../../../netlify/lib/storage';
+import { createTransformation, getTransformation } from '../../../netlify/lib/transformations';
+import { FakeReplicate } from '../../support/fake-replicate';
+import { replicateConnection, replicateRun } from '../../../netlify/lib/providers/replicate-client';
+import { databaseRateLimiter } from '../../../netlify/lib/rate-limit';
+import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf } from '../../support/watermark-attack';
+import { watermarkOverlay, watermarkSeed } from '../../../netlify/lib/media/watermark';
+import { WATERMARK } from '../../../src/lib/watermark-spec';
+import { MSG } from '../../../src/lib/messages';
+import { seedCompleted } from '../platform/helpers/seed';
+import { BASE, client, count, useEmbeddedPlatform } from './helpers';
+
+useEmbeddedPlatform();
+
+describe('uploads and renders cannot exhaust the server', () => {
+  const grant = (body: unknown, ctx = client()) =>
+    toolUploads(new Request(`${BASE}/api/tool-uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), ctx as never);
+
+  it('30 parallel upload grants from one client: 20 granted, 10 refused with Retry-After', async () => {
+    const ctx = client();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => grant({ kind: 'image', contentType: 'image/jpeg', size: 1000 }, ctx)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    const refused = answers.find((r) => r.status === 429)!;
+    expect((await refused.json()).error).toBe(MSG.tooManyRequests);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['a type it cannot render', { kind: 'image', contentType: 'image/gif', size: 1000 }, MSG.imageInvalidType],
+    ['over 15 MB', { kind: 'image', contentType: 'image/jpeg', size: 16 * 1024 * 1024 }, MSG.uploadTooLarge],
+  ])('refuses a grant for %s', async (_, body, message) => {
+    const res = await grant(body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(message);
+  });
+
+  it('processing an upload id that was never uploaded is a 400 and creates no job', async () => {
+    const before = await count('media_transformations');
+    const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ uploadId: `${'a'.repeat(32)}.jpg`, model: 'sd-xl', prompt: 'colour' }) }), client() as never);
+    expect(res.status).toBe(400);
+    expect(await count('media_transformations')).toBe(before);
+  });
+
+  const slots = () => count(`work_slots where kind = 'render' and expires_at > now()`);
+  const otherInstances = async (n: number, seconds = 60) => {
+    for (let i = 0; i < n; i++) await query(`insert into work_slots (kind, expires_at) values ('render', now() + make_interval(secs => $1::int))`, [seconds]);
+  };
+
+  it('a render when every site-wide slot is taken (by other instances) waits, then is refused 503 without running', async () => {
+    await query(`delete from work_slots`);
+    await otherInstances(RENDER_SLOTS.running);
+    let ran = false;
+    const refused = withRenderSlot(async () => { ran = true; }, { waitMs: 600 });
+    await expect(refused).rejects.toMatchObject({ status: 503, message: MSG.renderBusy });
+    expect(ran).toBe(false);
+    expect(await slots()).toBe(RENDER_SLOTS.running);
+  });
+
+  it('a slot another instance left behind (its lease ran out) is taken back; a finished render frees its own', async () => {
+    await query(`delete from work_slots`);
+    await otherInstances(RENDER_SLOTS.running - 1);
+    await otherInstances(1, -1); // a dead instance's expired lease
+    let during = 0;
+    await withRenderSlot(async () => { during = await slots(); }, { waitMs: 0 });
+    expect(during).toBe(RENDER_SLOTS.running);
+    expect(await slots()).toBe(RENDER_SLOTS.running - 1);
+    await query(`delete from work_slots`);
+  });
+
+  it('a video job past the site-wide number of live jobs is refused 503 before anything is stored', async () => {
+    process.env.VIDEO_ENGINE = process.env.VIDEO_ENGINE ?? 'local';
+    const live = await Promise.all(Array.from({ length: MAX_ACTIVE_VIDEO_JOBS }, () => createTransformation({ kind: 'video', status: 'processing' })));
+    const before = await count('media_transformations');
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    try {
+      const error = await queueVideo({ imageData: `data:image/jpeg;base64,${photo.toString('base64')}`, prompt: 'gentle waves', mode: 'standard' } as never).then(() => null, (e: HttpError) => e);
+      // Without ffmpeg the engine is unavailable: refused for that reason instead, equally before anything is stored.
+      expect(error).toMatchObject({ status: 503, message: (await videoEngineStatus()).available ? MSG.videoBusy : MSG.videoUnavailable });
+      expect(await count('media_transformations')).toBe(before);
+    } finally {
+      for (const t of live) await query(`update media_transformations set status = 'failed' where id = $1`, [t.id]);
+    }
+  });
+});
+
+describe('tool: bad addresses, dead jobs, private metadata', () => {
+  it.each([
+    ['a status read', () => transformations(new Request(`${BASE}/api/transformations/%E0%A4%A`), {})],
+    ['colour hints', () => imageHints(new Request(`${BASE}/api/transformations/%E0%A4%A/hints`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hints":[]}' }), client())],
+    ['an order', () => orders(new Request(`${BASE}/api/orders/%E0%A4%A?token=x`), {})],
+    ['a download', () => downloads(new Request(`${BASE}/api/downloads/%E0%A4%A?token=x`), {})],
+  ])('a broken percent-encoding in %s is a 400, not a 500', async (_, call) => {
+    const res = await call();
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe(MSG.badPathEncoding);
+  });
+
+  it('a status read changes nothing; the scheduled sweep fails only jobs past their own kind’s deadline', async () => {
+    const slowImage = await createTransformation({ kind: 'image', status: 'processing' });
+    const deadVideo = await createTransformation({ kind: 'video', status: 'processing' });
+    const deadImage = await createTransformation({ kind: 'image', status: 'processing' });
+    const age = async (id: string, seconds: number) => {
+      await query(`alter table media_transformations disable trigger media_transformations_updated_at`);
+      await query(`update media_transformations set updated_at = now() - make_interval(secs => $2::int) where id = $1`, [id, seconds]);
+      await query(`alter table media_transformations enable trigger media_transformations_updated_at`);
+    };
+    await age(slowImage.id, 150); // slower than the old 120 s sweep, still inside the image deadline
+    await age(deadVideo.id, 150);
+    await age(deadImage.id, 3600);
+    const read = await transformations(new Request(`${BASE}/api/transformations/${deadVideo.id}`), {});
+    expect((await read.json()).status).toBe('processing');
+    await runMaintenance();
+    expect((await getTransformation(slowImage.id))!.status).toBe('processing');
+    expect((await getTransformation(deadVideo.id))).toMatchObject({ status: 'failed', error: 'Video generation stopped responding. Please try again.' });
+    expect((await getTransformation(deadImage.id))).toMatchObject({ status: 'failed', error: 'Processing stopped responding. Please try again.' });
+  });
+
+  it('a photo for a video is stored, and shown back, without its EXIF (no GPS)', async () => {
+    const withGps = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } })
+      .withExif({ IFD0: { Make: 'PhoneCo', Model: 'Snap 9' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
+      .jpeg().toBuffer();
+    expect((await sharp(withGps).metadata()).exif).toBeDefined();
+    process.env.VIDEO_ENGINE = process.env.VIDEO_ENGINE ?? 'local';
+    let t;
+    try {
+      t = await queueVideo({ imageData: `data:image/jpeg;base64,${withGps.toString('base64')}`, prompt: 'gentle waves', mode: 'standard' } as never);
+    } catch (error) {
+      // Without ffmpeg the video engine is unavailable and nothing is queued: nothing to check here.
+      expect((error as HttpError).status).toBe(503);
+      return;
+    }
+    const stored = (await getStorage().get(t.originalPath!))!;
+    expect((await sharp(stored).metadata()).exif).toBeUndefined();
+  });
+
+  it('the video job is triggered on the deploy’s configured address, never a request’s Host', () => {
+    expect(deployOrigin({})).toBeNull();
+    expect(deployOrigin({ URL: 'https://lumora.example', DEPLOY_URL: 'https://abc--lumora.netlify.app' })).toBe('https://abc--lumora.netlify.app');
+    expect(deployOrigin({ URL: 'https://lumora.example/' })).toBe('https://lumora.example');
+  });
+});
+
+describe('providers: the token stays home, downloads are bounded', () => {
+  const base = 'https://api.replicate.com';
+  it('follows a prediction’s URLs only on the API’s own origin', () => {
+    expect(apiUrl('https://api.replicate.com/v1/predictions/x', base, 'fallback')).toBe('https://api.replicate.com/v1/predictions/x');
+    expect(apiUrl('https://evil.example/steal', base, 'fallback')).toBe('fallback');
+    expect(apiUrl('not a url', base, 'fallback')).toBe('fallback');
+  });
+  it.each([
+    ['http://169.254.169.254/latest/meta-data', false],
+    ['http://replicate.delivery/x.png', false],
+    ['https://evilreplicate.delivery/x.png', false],
+    ['https://replicate.delivery/pbxt/x.png', true],
+    ['https://api.replicate.com/files/x.png', true],
+  ])('output %s allowed: %s', (url, allowed) => {
+    expect(isAllowedOutputUrl(url, base)).toBe(allowed);
+  });
+  it('an output over the cap is refused while streaming, undeclared or not', async () => {
+    const body = new ReadableStream<Uint8Array>({ pull(c) { c.enqueue(new Uint8Array(1024)); } });
+    await expect(readOutput(new Response(body), 10_000)).rejects.toBeInstanceOf(OutputTooLargeError);
+    await expect(readOutput(new Response('x'.repeat(100), { headers: { 'content-length': '100' } }), 50)).rejects.toBeInstanceOf(OutputTooLargeError);
+  });
+});
+
+describe('heal work is bounded by the area marked', () => {
+  /** A finished 1 MP image (sizes as the engine records them), with a clean result that must stay as it is. */
+  const megapixelItem = async () => {
+    const t = await seedCompleted();
+    await query(`update media_transformations set hints = hints || '{"width": 1155, "height": 866}'::jsonb where id = $1`, [t.id]);
+    return t;
+  };
+  const heal = (id: string, body: string, ctx = client()) =>
+    imageHeal(new Request(`${BASE}/api/transformations/${id}/heal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }), ctx as never);
+
+  it('the 59 KB body of corner-to-corner strokes at the largest brush is refused with a clear 400: nothing rendered, counted or stored', async () => {
+    const item = await megapixelItem();
+    const marks = Array.from({ length: MAX_HEAL_MARKS }, () => ({ radius: 0.05, points: Array.from({ length: MAX_HEAL_POINTS }, (_, k) => ({ x: k % 2, y: k % 2 })) }));
+    const body = JSON.stringify({ marks });
+    expect(body.length).toBeGreaterThan(55_000);
+    const ctx = client();
+    const res = await heal(item.id, body, ctx);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/heal marks cover \d+ % of the picture/);
+    expect(await count(`rate_limits where key like 'tool:heal:%'`)).toBe(0);
+    expect(await count('work_slots')).toBe(0);
+    expect((await getStorage().get(item.resultPath!))!.equals(item.clean)).toBe(true);
+    expect((await getTransformation(item.id))!.meta.healMarks).toEqual([]);
+  });
+
+  it('thin strokes add up: many of them past the budget are refused the same way', async () => {
+    const item = await megapixelItem();
+    const marks = Array.from({ length: 40 }, (_, i) => ({ radius: 0.004, points: [{ x: 0, y: i / 40 }, { x: 1, y: 1 - i / 40 }] }));
+    const res = await heal(item.id, JSON.stringify({ marks }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(new RegExp(`cover \\d+ % of the picture.*at most ${HEAL_BUDGET.maxShare * 100} %`));
+  });
+});
+
+describe('the smaller findings: the tool', () => {
+  it('the hosted AI provider is called at most its daily number of times for the whole site', async () => {
+    const replicate = await new FakeReplicate(() => ({ script: [{ status: 'succeeded', output: 'data:text/plain;base64,b2s=' }] })).start();
+    try {
+      await query(`delete from rate_limits where key like 'provider:%'`);
+      process.env.REPLICATE_DAILY_PREDICTIONS = '2';
+      const conn = replicateConnection({ REPLICATE_API_TOKEN: replicate.token, REPLICATE_API_URL: replicate.base, REPLICATE_POLL_MS: '10' }, 10_000)!;
+      const run = () => replicateRun(conn, undefined, databaseRateLimiter).predict({ model: 'owner/model' }, { image: 'x' });
+      await run();
+      await run();
+      await expect(run()).rejects.toMatchObject({ kind: 'http', status: 429 });
+      expect(replicate.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+    } finally {
+      delete process.env.REPLICATE_DAILY_PREDICTIONS;
+      await replicate.stop();
+    }
+  });
+});
+
+describe('the preview does not give the product away', () => {
+  it('a 1200 × 900 restoration’s preview is capped at 1024 px, and inverting its known overlay stays far from the bought file on the marked pixels', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await photoLike(1200, 900))], { type: 'image/jpeg' }), 'photo.jpg');
+    form.append('model', 'sd-v1.5');
+    form.append('prompt', 'Restore this photo please');
+    const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', body: form }), client() as never);
+    expect(res.status).toBe(200);
+    const { transformationId: id, processedUrl } = await res.json();
+    const preview = Buffer.from(await (await files(new Request(new URL(processedUrl, BASE)), {})).arrayBuffer());
+    const { width = 0, height = 0 } = await sharp(preview).metadata();
+    expect(Math.max(width, height)).toBe(WATERMARK.previewMaxSide);
+    // The attacker is handed the item's exact overlay (in reality it needs the site's secret to compute).
+    const alpha = await overlayAlpha(await watermarkOverlay(width, height, WATERMARK.text, watermarkSeed(id)));
+    const clean = (await getStorage().get((await getTransformation(id))!.resultPath!))!;
+    const reference = await rawOf(clean, { width, height });
+    const marked = (p: number) => alpha[p]! > 0;
+    expect(psnr(invertWhiteOverlay(await rawOf(preview), alpha), reference, marked)).toBeLessThanOrEqual(22);
+    expect(psnr(await rawOf(preview), reference, (p) => !marked(p))).toBeGreaterThan(30);
+  });
+});
