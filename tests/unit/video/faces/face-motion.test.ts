@@ -184,7 +184,7 @@ describe('faces that move', () => {
 describe('which faces move', () => {
   it('skips a face too small, in profile or partly hidden, and says why', () => {
     const small = faceAt(200, 200, 30);
-    const profile = { ...faceAt(200, 200, 200), pose: { yaw: 40, pitch: 0, roll: 0 } };
+    const profile = { ...faceAt(200, 200, 200), pose: { yaw: 40, pitch: 0, roll: 0 }, frontal: false };
     const hidden = { ...faceAt(200, 200, 200), score: 0.3 };
     const reasons = [small, profile, hidden].map((f) => planFaces([f], W, H, FRAMES, FPS).report.decisions[0]);
     expect(reasons.map((d) => d!.animated)).toEqual([false, false, false]);
