@@ -3,7 +3,6 @@
 // (`rig.ts`, `warp.ts`), timed over the clip (`timing.ts`). A face too small, in profile, partly hidden or one
 // whose mesh would fold under the motion is left as it is, with the reason recorded.
 
-import { findFaces } from '../../vision';
 import type { Face } from '../../vision/types';
 import { cameraRectAt, type CameraPath } from '../motion';
 import { buildRig, keepsShape, posed, type Rig } from './rig';
@@ -147,6 +146,8 @@ export async function animateFaces(
 ): Promise<{ animator: FaceAnimator | null; report: FacesReport }> {
   let faces: Face[];
   try {
+    // Loaded on first use: TensorFlow.js is a few megabytes of code a function need not parse to start.
+    const { findFaces } = await import('../../vision');
     faces = await findFaces({ data: still, width, height, channels: 3 }, { maxFaces: MAX_FACES + 1 });
   } catch (error) {
     return { animator: null, report: { found: 0, animated: 0, decisions: [], error: `face detection failed: ${(error as Error).message}` } };
