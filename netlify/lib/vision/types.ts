@@ -86,6 +86,8 @@ export type PhotoAnalysis = {
   people: PeopleResult | null;
   faces: Face[];
   subjects: Subject[];
+  /** Models asked for whose files this deployment does not ship (their answers are empty): see ./models/README.md. */
+  unavailable: VisionModelId[];
   /** Per stage: 'load' (first call only), 'faces', 'people', 'subjects'. */
   timings: Partial<Record<'load' | 'faces' | 'people' | 'subjects', StageTime>>;
 };

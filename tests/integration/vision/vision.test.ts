@@ -1,7 +1,9 @@
 // The real models on photos that ship in the repository (the colour reference library): the astronaut portrait
 // (NASA, public domain) has one frontal face and one person; the spaniel sample an animal and no one.
-import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { analysePhoto, decodeForVision, findFaces, loadVision, MESH, type PhotoAnalysis } from '../../../netlify/lib/vision';
 
 describe('vision models', () => {
@@ -41,6 +43,7 @@ describe('vision models', () => {
 
   it('detects the person among the COCO subjects and times each stage', () => {
     expect(astronaut.subjects.some((s) => s.label === 'person' && s.box.height > 200)).toBe(true);
+    expect(astronaut.unavailable).toEqual([]);
     for (const stage of ['faces', 'people', 'subjects'] as const) expect(astronaut.timings[stage]!.cpuMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -49,6 +52,27 @@ describe('vision models', () => {
     const result = await analysePhoto(photo, { people: false });
     expect(result.faces).toEqual([]);
     expect(result.subjects.some((s) => ['dog', 'cat'].includes(s.label))).toBe(true);
+  });
+
+  it('answers without a model the deployment does not ship, and names it', async () => {
+    // The video function ships the face and person models only (netlify.toml): a root holding just those.
+    const root = mkdtempSync(path.join(os.tmpdir(), 'vision-root-'));
+    const models = path.join(root, 'netlify/lib/vision/models');
+    mkdirSync(models, { recursive: true });
+    for (const id of ['blazeface', 'facemesh', 'selfie'])
+      for (const ext of ['json', 'bin']) symlinkSync(path.resolve(`netlify/lib/vision/models/${id}.${ext}`), path.join(models, `${id}.${ext}`));
+    vi.stubEnv('LAMBDA_TASK_ROOT', root);
+    try {
+      const photo = await decodeForVision(readFileSync('netlify/lib/image/reference/astronaut.jpg'));
+      const result = await analysePhoto(photo);
+      expect(result.unavailable).toEqual(['nanodet']);
+      expect(result.subjects).toEqual([]);
+      expect(result.faces).toHaveLength(1);
+      expect(result.people!.people.map((p) => p.source)).toEqual(['face']);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('finds no face on a flat grey picture', async () => {

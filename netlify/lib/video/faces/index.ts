@@ -3,7 +3,6 @@
 // (`rig.ts`, `warp.ts`), timed over the clip (`timing.ts`). A face too small, in profile, partly hidden or one
 // whose mesh would fold under the motion is left as it is, with the reason recorded.
 
-import { findFaces } from '../../vision';
 import type { Face } from '../../vision/types';
 import { cameraRectAt, type CameraPath } from '../motion';
 import { buildRig, keepsShape, posed, type Rig } from './rig';
@@ -14,9 +13,6 @@ import { warpPlane } from './warp';
 export const MIN_FACE_SHARE = 0.1;
 /** And never narrower than this many pixels. */
 export const MIN_FACE_PIXELS = 64;
-/** Turned or nodding further than this (degrees) reads as a profile: the mesh's far side is a guess there. */
-export const MAX_YAW = 20;
-export const MAX_PITCH = 20;
 /** The mesh model's confidence under which the face is taken as partly hidden. */
 export const MIN_MESH_SCORE = 0.6;
 /** An eye narrower open than this (openness) is closed or hidden already: no blink. */
@@ -42,7 +38,8 @@ export function planFaces(faces: Face[], width: number, height: number, frames: 
     const skip = (reason: string) => decisions.push({ animated: false, box, reason });
     if (animated.length >= MAX_FACES) { skip('more faces than are animated'); continue; }
     if (face.box.width < minWidth) { skip(`too small (${Math.round(face.box.width)} px wide, needs ${Math.round(minWidth)})`); continue; }
-    if (Math.abs(face.pose.yaw) > MAX_YAW || Math.abs(face.pose.pitch) > MAX_PITCH) { skip(`in profile (yaw ${face.pose.yaw}°, pitch ${face.pose.pitch}°)`); continue; }
+    // Turned or nodding further than the vision module's `frontal` allows reads as a profile: the mesh's far side is a guess there.
+    if (!face.frontal) { skip(`in profile (yaw ${face.pose.yaw}°, pitch ${face.pose.pitch}°)`); continue; }
     if (face.score < MIN_MESH_SCORE) { skip(`partly hidden (mesh confidence ${face.score.toFixed(2)})`); continue; }
     if (face.box.x < 0 || face.box.y < 0 || face.box.x + face.box.width > width || face.box.y + face.box.height > height) { skip('cut by the frame'); continue; }
     const rig = buildRig(face, width, height);
@@ -149,6 +146,8 @@ export async function animateFaces(
 ): Promise<{ animator: FaceAnimator | null; report: FacesReport }> {
   let faces: Face[];
   try {
+    // Loaded on first use: TensorFlow.js is a few megabytes of code a function need not parse to start.
+    const { findFaces } = await import('../../vision');
     faces = await findFaces({ data: still, width, height, channels: 3 }, { maxFaces: MAX_FACES + 1 });
   } catch (error) {
     return { animator: null, report: { found: 0, animated: 0, decisions: [], error: `face detection failed: ${(error as Error).message}` } };

@@ -14,7 +14,7 @@ const OUTLINE_SHARE = 0.35;
 /** The fixed ring around the outline, as a multiple of the outline's distance from the face's centre. */
 const RING = 1.3;
 /** The pivot behind the face's outline, as a share of the face's width. */
-const PIVOT_DEPTH = 0.45;
+const PIVOT_DEPTH = 0.2;
 /** The upper lid stops this short of the lower (a shut lid still has a line, and no triangle folds). */
 const LID_STOP = 0.92;
 const CREASE_SHARE = 0.5;
@@ -94,13 +94,14 @@ export function buildRig(face: Face, width: number, height: number): Rig {
     [MESH.rightEyeUpper, MESH.rightEyeUpperCrease],
     [MESH.leftEyeUpper, MESH.leftEyeUpperCrease],
   ].forEach(([upper, crease], eye) => {
-    // The lid's ends, next to the corners, close a little less (the lid is a curve pinned at the corners).
+    // The lid's ends, next to the corners, close a little less (the lid is a curve pinned at the corners), and
+    // the crease's ends, which reach past the corners, hardly at all (moving them would squeeze the skin beside the eye).
     upper!.forEach((u, k) => {
-      const end = k === 0 || k === upper!.length - 1 ? 0.8 : 1;
+      const end = k === 0 || k === upper!.length - 1;
       lidTarget[u] = eye;
-      lidShare[u] = LID_STOP * end;
+      lidShare[u] = LID_STOP * (end ? 0.8 : 1);
       lidTarget[crease![k]!] = eye;
-      lidShare[crease![k]!] = LID_STOP * CREASE_SHARE * end;
+      lidShare[crease![k]!] = LID_STOP * CREASE_SHARE * (end ? 0.2 : 1);
     });
   });
   const triangles = new Delaunator(rest).triangles;
@@ -122,7 +123,7 @@ export function posed(rig: Rig, pose: FacePose, scale: number, out: Float64Array
     // Yaw about the vertical axis, then pitch about the horizontal one; orthographic projection.
     const x1 = x * cy - z * sy;
     const z1 = x * sy + z * cy;
-    const y1 = y * cp + z1 * sp;
+    const y1 = y * cp - z1 * sp;
     const w = weight[i]!;
     out[i * 2] = rest[i * 2]! + w * (x1 - x);
     out[i * 2 + 1] = rest[i * 2 + 1]! + w * (y1 - y);

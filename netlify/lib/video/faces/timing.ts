@@ -5,8 +5,8 @@
 export type FacePose = { yaw: number; pitch: number; closure: number };
 
 /** Degrees at the motion's peak, before the rig scales them down for a face that would fold. */
-export const TURN_DEGREES = 7;
-export const NOD_DEGREES = 4;
+export const TURN_DEGREES = 6;
+export const NOD_DEGREES = 3;
 
 /** The blink, in seconds: starts at, lids closing, closed, opening (a natural blink lasts about 0.3 s). */
 export const BLINK = { at: 2.1, close: 0.09, hold: 0.05, open: 0.18 };

@@ -1,6 +1,7 @@
 // The piecewise-affine warp: every pixel of a destination triangle reads the matching point of its source
 // triangle (barycentric coordinates carried over), bilinearly, from a copy of the plane taken before the warp.
-// The triangles tile the region, so every pixel in it is written; triangles that did not move are skipped.
+// The triangles tile the region, so every pixel in it is written; triangles that did not move are skipped
+// (their pixels are already what they would be), unless `all`.
 
 import { sampleAt } from '../sampling';
 
@@ -12,6 +13,7 @@ export function warpPlane(
   triangles: Uint32Array,
   to: Float64Array,
   from: Float64Array,
+  all = false,
 ): void {
   const maxU = width - 1.001;
   const maxV = height - 1.001;
@@ -19,6 +21,7 @@ export function warpPlane(
     const a = triangles[t]! * 2, b = triangles[t + 1]! * 2, c = triangles[t + 2]! * 2;
     const ax = to[a]!, ay = to[a + 1]!, bx = to[b]!, by = to[b + 1]!, cx = to[c]!, cy = to[c + 1]!;
     if (
+      !all &&
       Math.abs(ax - from[a]!) + Math.abs(ay - from[a + 1]!) + Math.abs(bx - from[b]!) + Math.abs(by - from[b + 1]!) +
         Math.abs(cx - from[c]!) + Math.abs(cy - from[c + 1]!) < 0.01
     )
