@@ -1,0 +1,42 @@
+import type { ChromaPlanes } from '../colorizer';
+import { propagateHints } from '../hints';
+import { labToRgbBuffer } from '../lab';
+import { downsample, fitSize, resize } from '../planes';
+import type { PhotoAnalysis } from '../../vision/types';
+import { PORTRAIT, portraitHints } from './hints';
+
+// The colour stage's view of who is in a grey or sepia photo: the vision module run once on the restored L*
+// (as a grey image), its person mask handed to the exemplar transfer and its faces turned into soft hints.
+
+/** Long side the restored photo is analysed at: the face and person models gain nothing from more. */
+export const PORTRAIT_SIDE = 1024;
+
+export type Portrait = { analysis: PhotoAnalysis; /** Analysed pixels per photo pixel. */ scale: number };
+
+/** The vision module's reading of the restored L* (W × H), or null when it found neither faces nor people. */
+export async function analysePortrait(L: Float32Array, W: number, H: number): Promise<Portrait | null> {
+  const { width, height } = fitSize(W, H, Math.min(PORTRAIT_SIDE, Math.max(W, H)));
+  const small = width === W && height === H ? L : downsample(L, W, H, width, height);
+  const zero = new Float32Array(small.length);
+  const data = labToRgbBuffer(small, zero, zero);
+  // Loaded on first use: TensorFlow.js and the models are needed only for grey and sepia photos.
+  const { analysePhoto } = await import('../../vision/index');
+  const analysis = await analysePhoto({ data, width, height, channels: 3 });
+  if (!analysis.faces.length && !(analysis.people?.people.length)) return null;
+  return { analysis, scale: width / W };
+}
+
+/** The person probability at w × h (bilinear from the analysis' mask), or undefined without people. */
+export function personPlane(p: Portrait | null, w: number, h: number): Float32Array | undefined {
+  const people = p?.analysis.people;
+  if (!people?.people.length) return undefined;
+  return resize(people.mask, people.width, people.height, w, h);
+}
+
+/** The chroma with the faces' soft hints propagated (unchanged, and `faces` 0, when there is no face). */
+export function withFaceColours(p: Portrait | null, L: Float32Array, w: number, h: number, chroma: ChromaPlanes, W: number): { chroma: ChromaPlanes; faces: number } {
+  if (!p?.analysis.faces.length) return { chroma, faces: 0 };
+  const soft = portraitHints(p.analysis, L, w, h, w / (W * p.scale));
+  if (!soft) return { chroma, faces: 0 };
+  return { chroma: propagateHints(L, w, h, chroma, [], { soft, lambda: PORTRAIT.lambda }), faces: p.analysis.faces.length };
+}
