@@ -36,21 +36,6 @@ function percentile(v: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))]!;
 }
 
-/** The person mask resampled to w × h (nearest), as 0/1. */
-function personMask(analysis: PhotoAnalysis, w: number, h: number): Uint8Array {
-  const p = analysis.people;
-  const out = new Uint8Array(w * h);
-  if (!p) return out;
-  for (let y = 0; y < h; y++) {
-    const sy = Math.min(p.height - 1, Math.floor(((y + 0.5) * p.height) / h));
-    for (let x = 0; x < w; x++) {
-      const sx = Math.min(p.width - 1, Math.floor(((x + 0.5) * p.width) / w));
-      out[y * w + x] = p.mask[sy * p.width + sx]! >= PORTRAIT.person ? 1 : 0;
-    }
-  }
-  return out;
-}
-
 /** Pixels reached from `seed` through 4-neighbours for which `ok` holds (the seed itself included). */
 function grown(seed: Uint8Array, ok: (i: number) => boolean, w: number, h: number): Uint8Array {
   const reached = seed.slice();
@@ -70,9 +55,9 @@ function grown(seed: Uint8Array, ok: (i: number) => boolean, w: number, h: numbe
 
 /**
  * Soft hints for the faces of `analysis` on the chroma plane L (w × h; `scale` = plane px per analysed-image px),
- * or null when it found no face.
+ * `person` the probability of a person there (portrait/index.ts `personPlane`), or null when it found no face.
  */
-export function portraitHints(analysis: PhotoAnalysis, L: Float32Array, w: number, h: number, scale: number, prior = SKIN_PRIOR): SoftHints | null {
+export function portraitHints(analysis: PhotoAnalysis, L: Float32Array, w: number, h: number, scale: number, person?: Float32Array, prior = SKIN_PRIOR): SoftHints | null {
   const faces = analysis.faces.filter((f) => f.mesh.length >= 468);
   if (!faces.length) return null;
   const r = faceRegions(faces, w, h, scale);
@@ -80,9 +65,9 @@ export function portraitHints(analysis: PhotoAnalysis, L: Float32Array, w: numbe
   for (let i = 0; i < w * h; i++) if (r.skin[i]) skinL.push(L[i]!);
   if (skinL.length < 4) return null;
   const lo = percentile(skinL, 0.1) - PORTRAIT.bodyMargin, hi = percentile(skinL, 0.9) + PORTRAIT.bodyMargin;
-  const person = personMask(analysis, w, h);
+  const isPerson = (i: number) => person !== undefined && person[i]! >= PORTRAIT.person;
   // Neck, arms and hands: the person's pixels of skin lightness connected to the face's skin.
-  const body = grown(r.skin, (i) => person[i] === 1 && !r.face[i] && L[i]! >= lo && L[i]! <= hi, w, h);
+  const body = grown(r.skin, (i) => isPerson(i) && !r.face[i] && L[i]! >= lo && L[i]! <= hi, w, h);
   // Hair: the person's pixels darker than the skin in the band above and beside each face.
   const hair = new Uint8Array(w * h);
   for (const f of faces) {
@@ -91,7 +76,7 @@ export function portraitHints(analysis: PhotoAnalysis, L: Float32Array, w: numbe
     const y0 = Math.max(0, Math.floor(by - 0.6 * bh)), y1 = Math.min(h - 1, Math.ceil(by + 0.6 * bh));
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
       const i = y * w + x;
-      if (person[i] && !r.face[i] && !body[i] && L[i]! < lo) hair[i] = 1;
+      if (isPerson(i) && !r.face[i] && !body[i] && L[i]! < lo) hair[i] = 1;
     }
   }
   const a = new Float32Array(w * h), b = new Float32Array(w * h), weight = new Float32Array(w * h);

@@ -22,21 +22,37 @@ export async function analysePortrait(L: Float32Array, W: number, H: number): Pr
   // Loaded on first use: TensorFlow.js and the models are needed only for grey and sepia photos.
   const { analysePhoto } = await import('../../vision/index');
   const analysis = await analysePhoto({ data, width, height, channels: 3 });
-  if (!analysis.faces.length && !(analysis.people?.people.length)) return null;
+  if (!analysis.faces.length && !vouchedPeople(analysis).length) return null;
   return { analysis, scale: width / W };
 }
 
-/** The person probability at w × h (bilinear from the analysis' mask), or undefined without people. */
+/**
+ * The people someone other than the segmentation vouches for: the object detector's person boxes, or the head
+ * and shoulders of a face. On grey photos without anyone in them the segmentation alone marks most of the frame
+ * at times (a bowl of fruit 88 %, a leaf 98 % of the fixtures), so its own regions are not used.
+ */
+function vouchedPeople(analysis: PhotoAnalysis) {
+  return analysis.people?.people.filter((p) => p.source !== 'segmentation') ?? [];
+}
+
+/** The person probability at w × h inside the vouched people's boxes (0 elsewhere), or undefined without any. */
 export function personPlane(p: Portrait | null, w: number, h: number): Float32Array | undefined {
   const people = p?.analysis.people;
-  if (!people?.people.length) return undefined;
-  return resize(people.mask, people.width, people.height, w, h);
+  const vouched = p ? vouchedPeople(p.analysis) : [];
+  if (!people || !vouched.length) return undefined;
+  const inBoxes = new Float32Array(people.mask.length);
+  for (const { box } of vouched) {
+    const x0 = Math.max(0, Math.floor(box.x)), x1 = Math.min(people.width, Math.ceil(box.x + box.width));
+    const y0 = Math.max(0, Math.floor(box.y)), y1 = Math.min(people.height, Math.ceil(box.y + box.height));
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) inBoxes[y * people.width + x] = people.mask[y * people.width + x]!;
+  }
+  return resize(inBoxes, people.width, people.height, w, h);
 }
 
 /** The chroma with the faces' soft hints propagated (unchanged, and `faces` 0, when there is no face). */
 export function withFaceColours(p: Portrait | null, L: Float32Array, w: number, h: number, chroma: ChromaPlanes, W: number): { chroma: ChromaPlanes; faces: number } {
   if (!p?.analysis.faces.length) return { chroma, faces: 0 };
-  const soft = portraitHints(p.analysis, L, w, h, w / (W * p.scale));
+  const soft = portraitHints(p.analysis, L, w, h, w / (W * p.scale), personPlane(p, w, h));
   if (!soft) return { chroma, faces: 0 };
   return { chroma: propagateHints(L, w, h, chroma, [], { soft, lambda: PORTRAIT.lambda }), faces: p.analysis.faces.length };
 }
