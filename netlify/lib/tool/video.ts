@@ -240,13 +240,15 @@ export async function runVideoJob(
     const done = await completeTransformation(id, {
       resultPath: paths.videoResult(id),
       previewPath: paths.videoPreview(id),
-      // `depth` says how the clip was made: layered parallax, or the flat move and why (kept for support and tuning).
+      // `depth` says how the clip was made: layered parallax, or the flat move and why; `faces`, which faces move
+      // and why the others do not (kept for support and tuning).
       hints: {
         width: result.width,
         height: result.height,
         frames: result.frames,
         durationSeconds: result.durationSeconds,
         ...(result.depth && { depth: result.depth }),
+        ...(result.faces && { faces: result.faces }),
       },
     });
     return done ?? (await getTransformation(id));

@@ -24,6 +24,7 @@ import { FrameComposer } from './compose';
 import { buildScene } from './parallax/scene';
 import { SubjectRenderer } from './parallax/subject-layer';
 import { FLAT, Motion, type Depth } from './parallax/plan';
+import { animateFaces, type FacesReport } from './faces';
 
 export { DEFAULT_ENCODE, type EncodeOptions } from './encode';
 
@@ -33,6 +34,8 @@ export type RenderOptions = {
   /** The clean file's size; the preview stays at most 720p. Default 720p. */
   resolution?: VideoResolution;
   watermarkText: string;
+  /** Faces large enough and facing the camera turn, nod and blink a little ("Bring faces to life"). Default on. */
+  animateFaces?: boolean;
   onProgress?: (p: number) => void;
   signal?: AbortSignal;
 };
@@ -51,6 +54,8 @@ export type RenderResult = {
   durationSeconds: number;
   /** Set by the embedded engine. */
   depth?: DepthReport;
+  /** Set by the embedded engine when faces were looked for: which move and why the others do not. */
+  faces?: FacesReport;
 };
 
 /** Encoder settings plus whether to look for layers at all (off: today's flat move, for comparisons). */
@@ -125,6 +130,7 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
   const { still, width, height, path } = await prepareStill(image, opts.prompt, opts.mode, opts.resolution);
   const decision = tuning.parallax === false ? { scene: null, reason: 'parallax off' } : await buildScene(still, width, height, path);
   const scene = decision.scene;
+  const faces = opts.animateFaces === false ? null : await animateFaces(still, width, height, path, VIDEO_FPS);
   const previewSize = scaledSize(width, height, PREVIEW_SHORT_SIDE);
   const overlayPng = await watermarkOverlay(previewSize.width, previewSize.height, opts.watermarkText);
   if (signal?.aborted) throw abortError(signal);
@@ -155,7 +161,10 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
         signal,
         // Frames encoded drive 5 %..95 %; the faststart rewrite and file reads take the rest.
         onFrame: (n) => onProgress?.(0.05 + 0.9 * Math.min(1, n / VIDEO_FRAMES)),
-        feed: (stdin) => writeFrames(stdin, VIDEO_FRAMES, composer.frameBytes, (n, frame) => composer.render(n, frame), signal),
+        feed: (stdin) => writeFrames(stdin, VIDEO_FRAMES, composer.frameBytes, (n, frame) => {
+          composer.render(n, frame);
+          faces?.animator?.apply(n, frame);
+        }, signal),
       },
     );
     const [video, preview] = await Promise.all([readFile(cleanOut), readFile(previewOut)]);
@@ -163,7 +172,7 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
     const depth: DepthReport = scene
       ? { mode: 'parallax', cue: scene.cue, subjectArea: round(scene.area), factors: roundDepth(scene.depth) }
       : { mode: 'flat', reason: decision.reason ?? 'no subject' };
-    return { video, preview, width, height, frames: VIDEO_FRAMES, durationSeconds: VIDEO_FRAMES / VIDEO_FPS, depth };
+    return { video, preview, width, height, frames: VIDEO_FRAMES, durationSeconds: VIDEO_FRAMES / VIDEO_FPS, depth, ...(faces && { faces: faces.report }) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
