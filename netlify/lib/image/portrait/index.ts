@@ -13,7 +13,7 @@ export const PORTRAIT_SIDE = 1024;
 
 export type Portrait = { analysis: PhotoAnalysis; /** Analysed pixels per photo pixel. */ scale: number };
 
-/** The vision module's reading of the restored L* (W × H), or null when it found neither faces nor people. */
+/** The vision module's reading of the restored L* (W × H), or null when it found no face. */
 export async function analysePortrait(L: Float32Array, W: number, H: number): Promise<Portrait | null> {
   const { width, height } = fitSize(W, H, Math.min(PORTRAIT_SIDE, Math.max(W, H)));
   const small = width === W && height === H ? L : downsample(L, W, H, width, height);
@@ -21,9 +21,13 @@ export async function analysePortrait(L: Float32Array, W: number, H: number): Pr
   const data = labToRgbBuffer(small, zero, zero);
   // Loaded on first use: TensorFlow.js and the models are needed only for grey and sepia photos.
   const { analysePhoto } = await import('../../vision/index');
-  const analysis = await analysePhoto({ data, width, height, channels: 3 });
-  if (!analysis.faces.length && !vouchedPeople(analysis).length) return null;
-  return { analysis, scale: width / W };
+  const image = { data, width, height, channels: 3 as const };
+  // Faces first, alone (the cheap models): a photo without a face is coloured as the exemplar transfer alone
+  // colours it, and pays neither the object detector nor the segmentation (most of the vision stage's time).
+  const found = await analysePhoto(image, { faces: true, people: false, subjects: false });
+  if (!found.faces.length) return null;
+  // Then everything together: the segmentation looks again around the faces and the detector's people.
+  return { analysis: await analysePhoto(image), scale: width / W };
 }
 
 /**
