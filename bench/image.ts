@@ -19,6 +19,7 @@ import type { Scores } from './metrics';
 import { rgbAt, scoreCase, summarise, type PhotoCase, type PhotoScore } from './restoration';
 import { cpuClock, hostLoad, quantile } from './timing';
 import { FIXTURES, PHOTO_ROOT, validationCases, validationUnavailable } from './validation';
+import { faceMaskOf } from './faces';
 
 export { FIXTURES };
 
@@ -140,16 +141,20 @@ async function greyAt(file: string, w: number, h: number): Promise<Uint8Array> {
 /** The public fixtures as cases to score (truth at its own size, the input's scores from baseline.json). */
 async function fixtureCases(only?: string[]): Promise<PhotoCase[]> {
   const baseline = JSON.parse(readFileSync(path.join(FIXTURES, 'baseline.json'), 'utf8')) as { images: (Scores & { name: string })[] };
+  const manifest = JSON.parse(readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8')) as { photos: { name: string; category: string }[] };
+  const people = new Set(manifest.photos.filter((p) => p.category === 'people').map((p) => p.name));
   const cases: PhotoCase[] = [];
   for (const file of fixtureNames(only)) {
     const name = file.replace(/\.[^.]+$/, '');
     const truthBuf = readFileSync(path.join(FIXTURES, 'truth', `${name}.png`));
     const { width = 0, height = 0 } = await sharp(truthBuf).metadata();
     const base = baseline.images.find((b) => b.name === name);
+    const truth = await rgbAt(truthBuf, width, height);
     cases.push({
       name,
       input: readFileSync(path.join(FIXTURES, 'input', file)),
-      truth: await rgbAt(truthBuf, width, height),
+      truth,
+      faces: people.has(name) ? (await faceMaskOf(truth, width, height)) ?? undefined : undefined,
       damage: await greyAt(path.join(FIXTURES, 'damage', `${name}.png`), width, height),
       width,
       height,
@@ -194,7 +199,8 @@ async function quality(cases: PhotoCase[], colorizer: Colorizer, model: ImageMod
   const scored: PhotoScore[] = [];
   for (const c of cases) {
     const truthPng = reference && (await sharp(c.truth, { raw: { width: c.width, height: c.height, channels: 3 } }).png().toBuffer());
-    scored.push(await scoreCase(c, { model, colorizer, reference: truthPng && (await referenceFor(truthPng, reference)) }));
+    // BENCH_PORTRAIT=0: the colouring without the vision module's faces and people (the engine before them).
+    scored.push(await scoreCase(c, { model, colorizer, reference: truthPng && (await referenceFor(truthPng, reference)), portrait: process.env.BENCH_PORTRAIT !== '0' }));
   }
   return summarise(scored);
 }

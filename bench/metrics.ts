@@ -128,6 +128,20 @@ export type Scores = {
   colourfulnessOutput: number; colourfulnessTruth: number; colourfulnessDiff: number;
 };
 
+/** Mean CIEDE2000 of an output against its truth over the pixels `mask` marks (NaN when it marks none). */
+export function deltaE2000Inside(out: Uint8Array, truth: Uint8Array, mask: Uint8Array): number {
+  let sum = 0, n = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    const p = i * 3;
+    const [L1, a1, b1] = srgbToLab(out[p], out[p + 1], out[p + 2]);
+    const [L2, a2, b2] = srgbToLab(truth[p], truth[p + 1], truth[p + 2]);
+    sum += ciede2000(L1, a1, b1, L2, a2, b2);
+    n++;
+  }
+  return n ? sum / n : NaN;
+}
+
 /** All fixture metrics of an output against its truth (same size, interleaved RGB). */
 export function scoreImage(out: Uint8Array, truth: Uint8Array, w: number, h: number): Scores {
   const n = w * h;

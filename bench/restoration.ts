@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { restoreAndColorize } from '../netlify/lib/image/pipeline';
 import type { Colorizer } from '../netlify/lib/image/colorizer';
 import type { ImageModel } from '../src/lib/tool/image-schema';
-import { DAMAGED, damageRemoval, detectionScore, scoreImage, type DetectionScore, type Scores } from './metrics';
+import { DAMAGED, damageRemoval, deltaE2000Inside, detectionScore, scoreImage, type DetectionScore, type Scores } from './metrics';
 
 /** A damaged photo with what it should have been: `truth` is interleaved RGB at width × height, `damage` the mask there. */
 export type PhotoCase = {
@@ -18,9 +18,11 @@ export type PhotoCase = {
   height: number;
   /** The input's own scores (the floor an output has to beat), when known. */
   baseline?: { ssim: number; deltaE2000: number };
+  /** The faces' region (0/1 at width × height, bench/faces.ts) of a photo showing people. */
+  faces?: Uint8Array;
 };
 
-export type RestoreCaseOptions = { model: ImageModel; colorizer: Colorizer; reference?: Buffer };
+export type RestoreCaseOptions = { model: ImageModel; colorizer: Colorizer; reference?: Buffer; portrait?: boolean };
 
 export type PhotoScore = Scores & {
   name: string;
@@ -32,6 +34,8 @@ export type PhotoScore = Scores & {
   detector: DetectionScore;
   /** The input scored as an output (SSIM, CIEDE2000), when the case does not carry its baseline. */
   baseline: { ssim: number; deltaE2000: number };
+  /** Mean CIEDE2000 inside the faces' region, output and input, when the case has one. */
+  faces?: { deltaE2000: number; input: number; pixels: number };
 };
 
 export const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
@@ -91,6 +95,7 @@ export async function scoreCase(c: PhotoCase, opts: RestoreCaseOptions): Promise
     damagedPixels: removal.damagedPixels,
     detector,
     baseline,
+    faces: c.faces && { deltaE2000: deltaE2000Inside(out, c.truth, c.faces), input: deltaE2000Inside(input, c.truth, c.faces), pixels: c.faces.reduce((s, v) => s + v, 0) },
   };
 }
 
@@ -108,6 +113,7 @@ export function summarise(photos: PhotoScore[]) {
     { detected: 0, hits: 0, damaged: 0, found: 0 },
   );
   const ssimBetter = photos.filter((p) => p.ssim > p.baseline.ssim).length;
+  const portraits = photos.filter((p) => p.faces);
   const deltaEBetter = photos.filter((p) => p.deltaE2000 < p.baseline.deltaE2000).length;
   const meanRemoval = mean((p) => p.removal);
   const lowest = photos.reduce((lo, p) => (p.removal < lo.removal ? p : lo), photos[0]!);
@@ -128,7 +134,17 @@ export function summarise(photos: PhotoScore[]) {
       psnr: mean((p) => p.psnr),
       colourfulnessOutput: mean((p) => p.colourfulnessOutput),
       colourfulnessTruth: mean((p) => p.colourfulnessTruth),
+      colourfulnessRatio: round(photos.reduce((s, p) => s + p.colourfulnessOutput, 0) / photos.reduce((s, p) => s + p.colourfulnessTruth, 0)),
     },
+    // Colour where families look first: mean CIEDE2000 inside the faces the mesh finds on the truth, per photo
+    // showing people, and over them (each photo alike).
+    faces: portraits.length
+      ? {
+          meanDeltaE2000: round(portraits.reduce((s, p) => s + p.faces!.deltaE2000, 0) / portraits.length),
+          inputMeanDeltaE2000: round(portraits.reduce((s, p) => s + p.faces!.input, 0) / portraits.length),
+          photos: portraits.map((p) => ({ name: p.name, deltaE2000: round(p.faces!.deltaE2000), input: round(p.faces!.input), pixels: p.faces!.pixels })),
+        }
+      : undefined,
     baselineMean: { removal: 0, ssim: mean((p) => p.baseline.ssim), deltaE2000: mean((p) => p.baseline.deltaE2000) },
     detector,
     targets: {

@@ -35,7 +35,7 @@ type Reference = {
  * texture: a sky or a wall is smooth at both scales, foliage and crowds are not) and the geodesic
  * distance to the top edge.
  */
-function features(L: Float32Array, w: number, h: number): Features {
+function features(L: Float32Array, w: number, h: number, person?: Float32Array): Features {
   const sq = new Float32Array(L.length);
   for (let i = 0; i < L.length; i++) sq[i] = L[i] * L[i];
   const m = boxMean(L, w, h, 2), m2 = boxMean(sq, w, h, 2);
@@ -43,7 +43,23 @@ function features(L: Float32Array, w: number, h: number): Features {
   for (let i = 0; i < L.length; i++) spread[i] = Math.sqrt(Math.max(0, m2[i] - m[i] * m[i]));
   const r = Math.max(3, Math.round(Math.max(w, h) / 36));
   const R = Math.max(4, Math.round(Math.max(w, h) / 16));
-  return { L, spread, ctx: boxMean(L, w, h, r), coarse: boxMean(spread, w, h, R), open: topDistance(m, w, h) };
+  return { L, spread, ctx: boxMean(L, w, h, r), coarse: boxMean(spread, w, h, R), open: person ? closedToPeople(topDistance(m, w, h, person), person) : topDistance(m, w, h) };
+}
+
+/** Person probability from which a pixel is a person's for the top-edge feature. */
+const PERSON = 0.5;
+/** The `open` value a person's pixels take: past the feature axis' end (0.5), as enclosed as a wall's inside. */
+const ENCLOSED = 0.5;
+
+/**
+ * A person is never sky: their pixels read as enclosed, whatever path of smooth L* joins them to the top of the
+ * frame (a light coat against a pale sky, a head against a bright wall), so the transfer does not paint people
+ * with the colours of what opens onto the top (and what lies behind them keeps its own reading: paths around
+ * the person still reach it, paths through the person do not).
+ */
+function closedToPeople(open: Float32Array, person: Float32Array): Float32Array {
+  for (let i = 0; i < open.length; i++) if (person[i]! >= PERSON) open[i] = Math.max(open[i]!, ENCLOSED);
+  return open;
 }
 
 /** Cost of crossing an L* step, per L* unit above the first (grain that survived restoration is free). */
@@ -56,11 +72,12 @@ const EDGE_FREE = 1;
  * a wall or a face inside an outline is not. Takes a lightly smoothed L*; three pairs of raster
  * sweeps approximate the shortest paths well enough for a feature.
  */
-export function topDistance(L: Float32Array, w: number, h: number): Float32Array {
+export function topDistance(L: Float32Array, w: number, h: number, person?: Float32Array): Float32Array {
   const d = new Float32Array(w * h).fill(Infinity);
   for (let x = 0; x < w; x++) d[x] = 0;
   const step = 1 / Math.max(w, h);
   const relax = (i: number, j: number, len: number) => {
+    if (person && person[j]! >= PERSON) return; // no path runs through a person
     const c = d[j] + step * len + EDGE_COST * Math.max(0, Math.abs(L[i] - L[j]) - EDGE_FREE);
     if (c < d[i]) d[i] = c;
   };
@@ -343,7 +360,7 @@ export async function exemplarColorize(input: LumaPlane, opts: ExemplarOptions =
   const target = axes(canonical(mt, st)), strides = STRIDES;
 
   // Read back with multilinear interpolation over the 2^D corners around each pixel's coordinate.
-  const f = features(L, w, h);
+  const f = features(L, w, h, input.person);
   const a = new Float32Array(w * h), b = new Float32Array(w * h);
   const D = target.length;
   // Each corner's weight and cell, corner k taking the upper cell along axis q where bit q of k is set. The

@@ -13,6 +13,7 @@ import { restoreLuminance } from './restore/restore';
 import { detectTone } from './restore/tone';
 import type { ImageModel, Tone } from '../../../src/lib/tool/image-schema';
 import { createColorizer } from './select';
+import { analysePortrait, personPlane, withFaceColours, type Portrait } from './portrait/index';
 
 // The engine's two halves. The automatic pass (decode, restore the luminance, colour a grey or sepia photo)
 // is the slow one and depends only on the photo, the model and the colour source; rendering (the buyer's heal
@@ -78,6 +79,8 @@ export type RestoreOpts = {
   knownDamage?: Uint8Array;
   /** Diagnostics (benchmark): receives the mask of the damage the restoration removed. */
   onDamageMask?: (mask: Uint8Array, width: number, height: number) => void;
+  /** Faces and people from the vision module guide the built-in colouring (default true; false: as without them). */
+  portrait?: boolean;
 };
 
 /** A lap timer adding milliseconds per stage to `timings`; without a stage, it restarts only (the time since was recorded elsewhere). */
@@ -144,17 +147,22 @@ const colourSize = (model: ImageModel, W: number, H: number) => fitSize(W, H, PI
 
 /**
  * The chroma of a grey or sepia pass, from the buyer's reference photo or the environment's colorizer (a
- * configured backend that fails falls back to the offline method, and says so).
+ * configured backend that fails falls back to the offline method, and says so). With the built-in exemplar
+ * transfer and no reference photo, the people and faces the vision module finds in the restored L* (W × H)
+ * guide it: the person mask keeps the transfer from reading people as sky, and faces get skin, lips and hair
+ * colours as soft hints (portrait/). A reference photo's colours and a configured model's are their own.
  */
-async function colourOf(Llow: Float32Array, width: number, height: number, opts: { model: ImageModel; prompt?: string; colorizer?: Colorizer; reference?: Buffer }) {
+async function colourOf(Llow: Float32Array, width: number, height: number, opts: { model: ImageModel; prompt?: string; colorizer?: Colorizer; reference?: Buffer; portrait?: boolean }, full: { L: Float32Array; W: number; H: number }) {
   const quality = PIPELINES[opts.model].quality;
   const colorizer = opts.reference
     ? exemplarColorizer({ reference: opts.reference })
     : opts.colorizer ?? createColorizer(process.env, opts.prompt ? { prompt: opts.prompt } : {});
+  const guided = !opts.reference && colorizer.id === 'exemplar' && opts.portrait !== false;
+  const portrait: Portrait | null = guided ? await analysePortrait(full.L, full.W, full.H) : null;
   let chroma: ChromaPlanes;
   let method: string;
   try {
-    chroma = await colorizer.colorize({ L: Llow, width, height }, { quality });
+    chroma = await colorizer.colorize({ L: Llow, width, height, person: personPlane(portrait, width, height) }, { quality });
     method = opts.reference ? 'restoration + colour transfer from the reference photo' : `restoration + ${colorizer.id} colorization`;
   } catch (e) {
     // The buyer's own cancel is not a failure to hide behind the offline method.
@@ -170,7 +178,9 @@ async function colourOf(Llow: Float32Array, width: number, height: number, opts:
       height,
     };
   }
-  return { chroma, method };
+  const { chroma: faced, faces } = withFaceColours(portrait, Llow, width, height, chroma, full.W);
+  if (faces) method += `, skin tones on ${faces} face${faces > 1 ? 's' : ''}`;
+  return { chroma: faced, method };
 }
 
 /** L* (the pass's own, or healed) at the chroma's size cw × ch: the pass's kept copy when it is of the same L*. */
@@ -221,7 +231,7 @@ export async function automaticPass(bytes: Buffer, opts: RestoreOpts, timings: R
     correctCast(chroma);
     method = 'restoration; original colours kept (cast corrected)';
   } else {
-    ({ chroma, method } = await colourOf(Llow, cs.width, cs.height, opts));
+    ({ chroma, method } = await colourOf(Llow, cs.width, cs.height, opts, { L, W, H }));
     if (opts.reference) colourSource = { kind: 'reference', key: opts.referenceKey ?? 'reference' };
   }
   lap('colorize');
@@ -237,7 +247,7 @@ export async function recolourPass(pass: AutomaticPass, opts: { reference?: Buff
   const lap = stopwatch(timings);
   const cs = colourSize(pass.model, pass.width, pass.height);
   const Llow = lChroma(pass, pass.L, cs.width, cs.height);
-  const { chroma, method } = await colourOf(Llow, cs.width, cs.height, { model: pass.model, ...opts });
+  const { chroma, method } = await colourOf(Llow, cs.width, cs.height, { model: pass.model, ...opts }, { L: pass.L, W: pass.width, H: pass.height });
   lap('colorize');
   const colourSource: ColourSource = opts.reference ? { kind: 'reference', key: opts.referenceKey ?? 'reference' } : { kind: 'automatic' };
   return { ...pass, chroma, method, colourSource };

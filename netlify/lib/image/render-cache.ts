@@ -9,7 +9,7 @@ import type { AutomaticPass, ColourSource } from './pipeline';
 
 const MAGIC = 'LRP1';
 /** Bumped whenever the engine's automatic pass changes what it produces: an older file is ignored. */
-export const PASS_VERSION = 13;
+export const PASS_VERSION = 14;
 const L_STEPS = 600;
 
 const deflate = promisify(deflateRaw);
