@@ -90,6 +90,25 @@ export const OPENROUTER_MODELS: CatalogueModel[] = (
 /** The catalogue without the listed ids. */
 export const catalogueWithout = (ids: readonly string[]): CatalogueModel[] => OPENROUTER_MODELS.filter((m) => !ids.includes(m.id));
 
+/**
+ * Twelve of the hub's nineteen picks, for a catalogue that no longer serves them (as happened to the
+ * previous list: 12 of its 19 ids were gone from OpenRouter's catalogue by mid-2026).
+ */
+export const TWELVE_GONE = [
+  'anthropic/claude-opus-4.5',
+  'anthropic/claude-sonnet-4.5',
+  'openai/gpt-5',
+  'openai/gpt-5-mini',
+  'google/gemini-2.5-pro',
+  'meta-llama/llama-4-maverick',
+  'meta-llama/llama-3.3-70b-instruct:free',
+  'mistralai/mistral-medium-3.1',
+  'deepseek/deepseek-chat-v3.1',
+  'deepseek/deepseek-r1-0528:free',
+  'qwen/qwen3-235b-a22b:free',
+  'mistralai/mistral-small-3.2-24b-instruct:free',
+] as const;
+
 /** OpenRouter's error bodies, as it answers them. */
 export const OPENROUTER_ERRORS = {
   unauthorized: { kind: 'error', status: 401, message: 'No auth credentials found' },

@@ -29,8 +29,8 @@ export interface CatalogueState {
 }
 
 const MAX_CATALOGUE_BYTES = 20 * 1024 * 1024;
-/** How long this instance trusts its memory before it looks at the shared copy again. */
-const MEMORY_CHECK_MS = 60_000;
+/** How long this instance trusts its memory before it looks at the shared copy again (a refresh elsewhere). */
+const MEMORY_CHECK_MS = 5_000;
 /** After a failed fetch, how long before the provider is asked again (the last copy is served meanwhile). */
 const RETRY_AFTER_FAILURE_MS = 60_000;
 

@@ -7,7 +7,8 @@ import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { resolvedCatalogue, sharedCatalogue, type Catalogue } from './catalogue';
 import { clientKey } from './client-key';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
-import { errorJson, errorResponse, guardRefusal } from '../http';
+import { errorJson, errorResponse, guardRefusal, json as jsonAnswer } from '../http';
+import { modelsBody } from './models-handler';
 import { enforceRateLimit, lenientRateLimiter, type RateLimiter } from '../rate-limit';
 import { readBodyCapped } from './http';
 import { relayCompletion, relayJsonCompletion, type RelayEnd } from './relay';
@@ -140,8 +141,11 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
       // Refused before a token was produced: nothing was spent.
       await spend.settle(reservation, 0, false).catch(() => {});
       if (upstream.kind === 'model-gone') {
+        // The list as it is now goes with the answer: another function instance may still hold the old one.
         catalogue.invalidate(config);
         await catalogue.refresh(config);
+        const models = modelsBody(config, await resolvedCatalogue(config, catalogue));
+        return jsonAnswer({ success: false, error: upstream.message, models }, upstream.status);
       }
       return errorJson(upstream.status, upstream.message, upstream.headers);
     }

@@ -44,6 +44,7 @@ export function relayCompletion(body: ReadableStream<Uint8Array>, options: Relay
   let timer: ReturnType<typeof setTimeout> | undefined;
   let usage: Usage | null = null;
   let ended = false;
+  let deadline: ReturnType<typeof setTimeout> | undefined;
   const end = (replied: boolean) => {
     if (ended) return;
     ended = true;
@@ -82,7 +83,7 @@ export function relayCompletion(body: ReadableStream<Uint8Array>, options: Relay
         end('done' in event);
       };
       for (const event of options.lead ?? []) send(event);
-      const deadline = setTimeout(() => {
+      deadline = setTimeout(() => {
         outOfTime = true;
         finish({ done: true, cut: 'time' });
       }, options.timeLimitMs);
@@ -130,6 +131,7 @@ export function relayCompletion(body: ReadableStream<Uint8Array>, options: Relay
       // The visitor stopped or left: stop paying for tokens nobody will read.
       cancelled = true;
       clearTimeout(timer);
+      clearTimeout(deadline);
       options.upstream.abort();
       end(false);
     },

@@ -18,19 +18,22 @@ import { useChat } from './useChat';
 interface Props {
   agent: Agent;
   models: ChatModelsResponse | null;
-  /** Fetches the model list again (the server refreshed it after a model went away). */
-  reloadModels: () => void;
+  /** Takes the list the server refreshed after a model went away (or fetches it again). */
+  reloadModels: (list?: ChatModelsResponse) => void;
   onBack: () => void;
 }
 
 /** One agent's chat screen: back, model, settings, upload, download, messages, input. */
 export function ChatScreen({ agent, models, reloadModels, onBack }: Props) {
   const [model, setModel] = useState<string | null>(null);
-  const onModelGone = useCallback(() => {
-    // The server refreshed its list: show the new one, on its default.
-    setModel(null);
-    reloadModels();
-  }, [reloadModels]);
+  const onModelGone = useCallback(
+    (list?: ChatModelsResponse) => {
+      // The server refreshed its list: show the new one, on its default.
+      setModel(null);
+      reloadModels(list);
+    },
+    [reloadModels],
+  );
   const { messages, draft, waiting, send, stop } = useChat(agent, { onModelGone });
   const [settings, setSettings] = useState<SamplingSettings>(DEFAULT_SAMPLING);
   const [input, setInput] = useState('');

@@ -7,7 +7,12 @@ import { decodeEvent, type ReadDocument, type ReplyCut } from '../../lib/chat/st
 
 /** A failed reply; `message` is the server's text for the bubble (fallback "Failed to get response from AI"). */
 export class ChatRequestError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    /** With a 409 (the model is no longer served): the refreshed list. */
+    readonly models?: ChatModelsResponse,
+  ) {
     super(message || MSG.chatFailedShort);
     this.name = 'ChatRequestError';
   }
@@ -54,11 +59,9 @@ export async function streamChat(
     throw new ChatRequestError(CHAT_ERRORS.unreachable);
   }
   if (!res.ok || !res.body) {
-    const message = await res
-      .json()
-      .then((b: { error?: unknown }) => (typeof b.error === 'string' ? b.error : ''))
-      .catch(() => '');
-    throw new ChatRequestError(message, res.status);
+    const refusal = (await res.json().catch(() => ({}))) as { error?: unknown; models?: ChatModelsResponse };
+    const models = refusal.models && Array.isArray(refusal.models.models) ? refusal.models : undefined;
+    throw new ChatRequestError(typeof refusal.error === 'string' ? refusal.error : '', res.status, models);
   }
   try {
     for await (const message of readSse(res.body)) {

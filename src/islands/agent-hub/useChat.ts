@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Agent } from '../../lib/chat/agents';
 import { uploadDataUrl } from '../../lib/chat/attachments';
 import { requestMessages, type ConversationMessage } from '../../lib/chat/conversation';
+import type { ChatModelsResponse } from '../../lib/chat/models';
 import type { SamplingSettings } from '../../lib/chat/request-limits';
 import type { ReadDocument } from '../../lib/chat/stream-protocol';
 import { MSG } from '../../lib/messages';
@@ -30,7 +31,7 @@ export interface Draft {
  * in progress. Resolves `send` with true when the reply completed. `onModelGone` runs when the server
  * says the chosen model is no longer served (it has refreshed its list).
  */
-export function useChat(agent: Agent, { onModelGone }: { onModelGone?: () => void } = {}) {
+export function useChat(agent: Agent, { onModelGone }: { onModelGone?: (models?: ChatModelsResponse) => void } = {}) {
   const [messages, setMessages] = useState<ConversationMessage[]>(() => loadConversation(agent));
   const [draft, setDraft] = useState<Draft | null>(null);
   const controllerRef = useRef<AbortController | null>(null);
@@ -98,7 +99,7 @@ export function useChat(agent: Agent, { onModelGone }: { onModelGone?: () => voi
           return false;
         }
         const reason = error instanceof ChatRequestError ? error.message : MSG.chatFailedShort;
-        if (error instanceof ChatRequestError && error.status === 409) onModelGone?.();
+        if (error instanceof ChatRequestError && error.status === 409) onModelGone?.(error.models);
         toast.error(MSG.chatFailed);
         finish({ role: 'assistant', content: reply ? `${reply}\n\n${reason}` : reason, status: 'error' });
         return false;

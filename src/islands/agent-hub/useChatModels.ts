@@ -2,8 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ChatModelsResponse } from '../../lib/chat/models';
 import { fetchChatModels } from './api';
 
-/** The model list from GET /api/chat/models (null while it loads), and `reload` for after the server refreshed it. */
-export function useChatModels(): { models: ChatModelsResponse | null; reload: () => void } {
+/**
+ * The model list from GET /api/chat/models (null while it loads); `reload(list?)` takes the list the server
+ * sent with a refusal, or fetches it again.
+ */
+export function useChatModels(): { models: ChatModelsResponse | null; reload: (list?: ChatModelsResponse) => void } {
   const [data, setData] = useState<ChatModelsResponse | null>(null);
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
@@ -11,6 +14,6 @@ export function useChatModels(): { models: ChatModelsResponse | null; reload: ()
     fetchChatModels(controller.signal).then(setData, () => {});
     return () => controller.abort();
   }, [generation]);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  const reload = useCallback((list?: ChatModelsResponse) => (list ? setData(list) : setGeneration((g) => g + 1)), []);
   return { models: data, reload };
 }

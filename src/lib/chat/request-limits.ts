@@ -46,4 +46,4 @@ export const DEFAULT_SAMPLING: SamplingSettings = {
 };
 
 /** File picker. */
-export const ACCEPTED_FILE_TYPES = '.txt,.pdf,.doc,.docx,.csv,.xlsx,.jpg,.jpeg,.png';
+export const ACCEPTED_FILE_TYPES = '.txt,.md,.pdf,.doc,.docx,.csv,.xlsx,.jpg,.jpeg,.png';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OPENROUTER_ERRORS, OPENROUTER_MODELS, catalogueWithout, startFakeOpenAI, type FakeOpenAI } from '../../support/fake-openai';
+import { OPENROUTER_ERRORS, OPENROUTER_MODELS, TWELVE_GONE, catalogueWithout, startFakeOpenAI, type FakeOpenAI } from '../../support/fake-openai';
 import { createChatHandler } from '../../../netlify/lib/chat/handler';
 import { createModelsHandler } from '../../../netlify/lib/chat/models-handler';
 import { readChatConfig } from '../../../netlify/lib/chat/config';
@@ -27,21 +27,7 @@ afterEach(() => {
   process.env = { ...savedEnv };
 });
 
-/** The 12 picks of the hub that the stand-in's catalogue lacks in the first case. */
-const GONE = [
-  'anthropic/claude-opus-4.5',
-  'anthropic/claude-sonnet-4.5',
-  'openai/gpt-5',
-  'openai/gpt-5-mini',
-  'google/gemini-2.5-pro',
-  'meta-llama/llama-4-maverick',
-  'meta-llama/llama-3.3-70b-instruct:free',
-  'mistralai/mistral-medium-3.1',
-  'deepseek/deepseek-chat-v3.1',
-  'deepseek/deepseek-r1-0528:free',
-  'qwen/qwen3-235b-a22b:free',
-  'mistralai/mistral-small-3.2-24b-instruct:free',
-];
+const GONE = TWELVE_GONE;
 
 function setup(options: { now?: () => number; env?: Record<string, string> } = {}) {
   const lines: string[] = [];
@@ -120,7 +106,11 @@ describe('the live catalogue', () => {
     const res = await chat(chatRequest(validBody({ model: 'google/gemini-2.5-flash' })));
     expect(res.status).toBe(409);
     const text = await res.text();
-    expect(JSON.parse(text).error).toBe(CHAT_ERRORS.modelGone);
+    const refusal = JSON.parse(text);
+    expect(refusal.error).toBe(CHAT_ERRORS.modelGone);
+    // The refreshed list goes with the answer.
+    expect(refusal.models.models.map((m: { id: string }) => m.id)).not.toContain('google/gemini-2.5-flash');
+    expect(refusal.models.defaultModel).toBe('anthropic/claude-opus-4.5');
     expect(text).not.toMatch(/valid model ID/);
     expect(lines.join('\n')).toMatch(/\[chat\] upstream 400 model=google\/gemini-2\.5-flash request=\S+: the provider no longer serves this model.* is not a valid model ID/);
     expect((await models()).models.map((m) => m.id)).not.toContain('google/gemini-2.5-flash');

@@ -123,6 +123,27 @@ describe('POST /api/chat streaming', () => {
     expect(events).toEqual([{ delta: 'All at once.' }, { done: true }]);
   });
 
+  it('relays a reasoning model’s thinking before its answer', async () => {
+    fake.setScenario({ kind: 'stream', reasoning: ['Weighing', ' the options'], chunks: ['Answer.'] });
+    const events = await readEvents(await handler()(chatRequest(validBody())));
+    expect(events).toEqual([{ reasoning: 'Weighing' }, { reasoning: ' the options' }, { delta: 'Answer.' }, { done: true }]);
+  });
+
+  it('says a reply was cut by the reply cap (finish_reason "length")', async () => {
+    fake.setScenario({ kind: 'stream', chunks: ['A long', ' story'], finish: 'length' });
+    const events = await readEvents(await handler()(chatRequest(validBody())));
+    expect(events).toEqual([{ delta: 'A long' }, { delta: ' story' }, { done: true, cut: 'length' }]);
+  });
+
+  it('ends a reply before the platform’s time limit, and says so', async () => {
+    fake.setScenario({ kind: 'stream', chunks: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 });
+    const events = await readEvents(await handler({ env: { CHAT_TIME_LIMIT_MS: '1200' } })(chatRequest(validBody())));
+    expect(events.at(-1)).toEqual({ done: true, cut: 'time' });
+    expect(events.filter((e) => 'delta' in e).length).toBeGreaterThan(0);
+    expect(events.filter((e) => 'delta' in e).length).toBeLessThan(50);
+    await vi.waitFor(() => expect(fake.openStreams()).toBe(0), { timeout: 10_000 });
+  });
+
   it('works through the deployed function export too', async () => {
     const res = await chatFunction(chatRequest(validBody()), { ip: '198.51.100.99' } as never);
     expect(res.status).toBe(200);
