@@ -14,8 +14,35 @@ export const DOCUMENT_ERRORS = {
   encrypted: (name: string) => `"${name}" is password-protected, so it cannot be read here. Remove the password (or export an unprotected copy) and attach it again.`,
   unreadable: (name: string, format: string) => `"${name}" could not be read as a ${format} file: it may be damaged. Please check the file and attach it again.`,
   empty: (name: string) => `"${name}" has no text to read (a scanned PDF holds only images). Please attach a file with text, or paste the text into the message.`,
+  tooLargeInside: (name: string) => `"${name}" unpacks to more than ${MAX_INFLATED_BYTES / (1024 * 1024)} MB, more than the chat reads. Please attach a smaller file, or paste the part you need.`,
   unsupported: (name: string) => `"${name}" is not a file type the chat can read. Attach a PDF, Word (.docx, .doc), Excel (.xlsx), text, CSV or Markdown file, or a PNG/JPEG image.`,
 } as const;
+
+/** What a .docx/.xlsx (a ZIP) may unpack to: far above any real document of 4 MB, far below a ZIP bomb. */
+export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The total uncompressed size a ZIP's central directory declares (null when it is not a ZIP, or uses ZIP64,
+ * whose sizes a document of 4 MB never needs). Read before unzipping, so a bomb is refused unopened.
+ */
+export function zipInflatedSize(bytes: Buffer): number | null {
+  const min = Math.max(0, bytes.length - 22 - 0xffff);
+  for (let eocd = bytes.length - 22; eocd >= min; eocd--) {
+    if (bytes.readUInt32LE(eocd) !== 0x06054b50) continue;
+    const entries = bytes.readUInt16LE(eocd + 10);
+    let at = bytes.readUInt32LE(eocd + 16);
+    let total = 0;
+    for (let i = 0; i < entries; i++) {
+      if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50) return null;
+      const size = bytes.readUInt32LE(at + 24);
+      if (size === 0xffffffff) return null;
+      total += size;
+      at += 46 + bytes.readUInt16LE(at + 28) + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+    }
+    return total;
+  }
+  return null;
+}
 
 const FORMAT_NAMES: Record<DocumentFormat, string> = { text: 'text', pdf: 'PDF', docx: 'Word', doc: 'Word 97–2003', xlsx: 'Excel' };
 
@@ -97,6 +124,11 @@ export async function readDocument(filename: string, mimeType: string, base64: s
   const format = documentFormat(filename, mimeType);
   if (!format) return { ok: false, message: DOCUMENT_ERRORS.unsupported(filename) };
   const bytes = Buffer.from(base64, 'base64');
+  if (format === 'docx' || format === 'xlsx') {
+    const inflated = zipInflatedSize(bytes);
+    if (inflated === null) return { ok: false, message: DOCUMENT_ERRORS.unreadable(filename, FORMAT_NAMES[format]) };
+    if (inflated > MAX_INFLATED_BYTES) return { ok: false, message: DOCUMENT_ERRORS.tooLargeInside(filename) };
+  }
   let sections: Section[];
   try {
     switch (format) {
