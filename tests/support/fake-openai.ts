@@ -292,6 +292,9 @@ export async function startFakeOpenAI(options: FakeOptions = {}): Promise<FakeOp
     release();
   }
 
+  // Hosted APIs keep idle connections open for a minute or more; Node's 5 s default would close the socket the
+  // proxy's catalogue request left in its pool while a large chat body is still being validated (a reset POST).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

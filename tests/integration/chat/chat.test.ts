@@ -42,7 +42,7 @@ function handler(overrides: { limiter?: RateLimiter; env?: Record<string, string
     limiter: () => limiter,
     catalogue: () => catalogue,
     spend: () => spend,
-    log: overrides.log ?? (() => {}),
+    log: overrides.log ?? ((line) => { if (process.env.CHAT_TEST_LOG) console.error(line); }),
   });
 }
 
