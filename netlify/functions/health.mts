@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { cspHealth, isOperatorRequest, platformHealth } from '../lib/health';
 import { json, requireMethod, withErrors } from '../lib/http';
 import { videoHealth } from '../lib/tool';
-import { chatHealth } from '../lib/chat/config';
+import { chatHealth } from '../lib/chat/health';
 import { paymentsHealth } from '../lib/payments/config';
 import type { PublicHealth } from '../../src/lib/health';
 
@@ -20,7 +20,7 @@ export default withErrors(async (req: Request) => {
     return json(answer, status);
   }
   return json(
-    { ok: platform.ok, service: 'lumora-ai', time: new Date().toISOString(), platform, payments, chat: chatHealth(), csp: await cspHealth(), ...video },
+    { ok: platform.ok, service: 'lumora-ai', time: new Date().toISOString(), platform, payments, chat: await chatHealth(), csp: await cspHealth(), ...video },
     status,
   );
 });

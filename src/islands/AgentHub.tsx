@@ -12,7 +12,7 @@ import { useChatModels } from './agent-hub/useChatModels';
 export default function AgentHub() {
   const [agent, setAgent] = useState<Agent | null>(null);
   const [hydrated, setHydrated] = useState(false);
-  const models = useChatModels();
+  const { models, reload } = useChatModels();
   const listRef = useRef<HTMLDivElement>(null);
   /** The agent whose chat was just closed: its Activate button gets the focus back. */
   const returning = useRef<Agent | null>(null);
@@ -39,7 +39,7 @@ export default function AgentHub() {
   return (
     <div data-testid="agent-hub" data-hydrated={hydrated ? 'true' : undefined}>
       {agent ? (
-        <ChatScreen key={agent.id} agent={agent} models={models} onBack={() => open(null)} />
+        <ChatScreen key={agent.id} agent={agent} models={models} reloadModels={reload} onBack={() => open(null)} />
       ) : (
         <div ref={listRef}>
           <AgentList onActivate={open} />

@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
-import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { TWELVE_GONE, catalogueWithout, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { MIME, makeDocx, makePdf, makeXlsx } from '../support/documents';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { seriousViolations } from '../support/axe';
-import { CHAT_MODEL_COUNT } from '../../src/lib/chat/models';
-import { CHAT_ERRORS } from '../../src/lib/chat/errors';
+import { CHAT_MODEL_COUNT, type ChatModelsResponse } from '../../src/lib/chat/models';
+import { CHAT_CUT_NOTES, CHAT_ERRORS, CONTINUE_PROMPT } from '../../src/lib/chat/errors';
 import { MSG } from '../../src/lib/messages';
 
 /**
@@ -31,6 +32,8 @@ const saved = { ...process.env };
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
+  // Today's catalogue, which no longer serves 12 of the hub's 19 picks.
+  fake.setCatalogue({ models: catalogueWithout(TWELVE_GONE) });
   Object.assign(process.env, {
     CHAT_API_KEY: TEST_KEY,
     CHAT_API_BASE_URL: fake.baseUrl,
@@ -72,11 +75,18 @@ describe('agent hub', () => {
     await log.locator('[data-role="system"]').getByText('concise, helpful').waitFor();
     await assistantBubbles(page).first().getByText("I'm the Content Writer Agent").waitFor();
 
-    // Model list loaded and enabled; pick a vision model.
+    // Model list loaded and enabled: only models the catalogue serves, the default an existing large
+    // Anthropic model (Opus 4.1 stands in for the retired Opus 4.5); pick a vision model.
     const select = page.getByLabel('Model');
     await eventually(async () => expect(await select.isEnabled()).toBe(true));
-    await eventually(async () => expect(await select.inputValue()).toBe('anthropic/claude-3-opus'));
-    expect(await select.locator('option').count()).toBe(CHAT_MODEL_COUNT);
+    await eventually(async () => expect(await select.inputValue()).toBe('anthropic/claude-opus-4.1'));
+    const served = new Set(catalogueWithout(TWELVE_GONE).map((m) => m.id));
+    const offered = await select.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered.length).toBeLessThan(CHAT_MODEL_COUNT);
+    for (const id of offered) expect(served.has(id), id).toBe(true);
+    for (const id of TWELVE_GONE) expect(offered).not.toContain(id);
+    expect(await select.locator('option:checked').textContent()).toMatch(/Opus 4\.1 · Slow · Excellent · \$\$\$\$ · 200k context · reads images/);
     await select.selectOption('openai/gpt-4o');
 
     // Advanced Settings: keyboard on the temperature slider, 0.7 -> 1.2.
@@ -144,12 +154,34 @@ describe('agent hub', () => {
     // (That Stop also cancels the upstream request is checked in the integration tests: the local server
     // reads a left response to its end rather than cancelling it, so a disconnect is not passed on.)
 
-    // An upstream error: the failure toast, and the server's message in the bubble.
+    // A reply cut by the reply cap says so, and Continue asks for the rest.
+    fake.setScenario({ kind: 'stream', chunks: ['The first half'], finish: 'length' });
+    await input.fill('A long answer, please');
+    await input.press('Enter');
+    const cut = page.locator('[data-role="assistant"][data-status="cut"]');
+    await cut.getByText('The first half').waitFor();
+    await cut.getByText(CHAT_CUT_NOTES.length).waitFor();
+    fake.setScenario({ kind: 'stream', chunks: ['and the second half.'] });
+    await cut.getByRole('button', { name: 'Continue' }).click();
+    await assistantBubbles(page).last().getByText('and the second half.').waitFor();
+    expect(fake.requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: CONTINUE_PROMPT });
+    expect(fake.requests.at(-1)!.body.messages.at(-2)).toEqual({ role: 'assistant', content: 'The first half' });
+
+    // A reasoning model's thinking keeps the bubble alive and can be read.
+    fake.setScenario({ kind: 'stream', reasoning: ['Comparing', ' two options'], chunks: ['Option B.'] });
+    await input.fill('Which one?');
+    await input.press('Enter');
+    await assistantBubbles(page).last().getByText('Option B.').waitFor();
+    await assistantBubbles(page).last().getByText('Show reasoning').click();
+    await assistantBubbles(page).last().getByText('Comparing two options').waitFor();
+
+    // An upstream error: the failure toast, and the hub's message (never the provider's) in the bubble.
     fake.setScenario({ kind: 'error', status: 402, message: 'Insufficient credits' });
     await input.fill('One more');
     await input.press('Enter');
-    await page.getByText(MSG.chatFailed).waitFor();
-    await page.locator('[data-role="assistant"][data-status="error"]').getByText('Insufficient credits').waitFor();
+    await page.getByText(MSG.chatFailed).first().waitFor();
+    await page.locator('[data-role="assistant"][data-status="error"]').getByText(CHAT_ERRORS.creditSpent).waitFor();
+    expect(await page.locator('body').innerText()).not.toContain('Insufficient credits');
 
     // Download the conversation.
     // The toast is awaited with the download: it lasts 4 s, which reading the file can outlast on a busy machine.
@@ -190,6 +222,78 @@ describe('agent hub', () => {
     await page.getByRole('button', { name: 'Activate Content Writer Agent' }).click();
     await log.locator('[data-role="user"]').getByText('Write a tagline').waitFor();
 
+    await context.close();
+  });
+
+  it('reads attached documents (PDF, DOCX, XLSX), keeps their text for follow-ups, and refuses an encrypted PDF', async () => {
+    const { context, page } = await newPage(browser());
+    await openHub(page);
+    await page.getByRole('button', { name: 'Activate Data Analyst Agent' }).click();
+    const select = page.getByLabel('Model');
+    await eventually(async () => expect(await select.isEnabled()).toBe(true));
+    // A model that reads no images: documents are text for every model.
+    await select.selectOption('meta-llama/llama-3.3-70b-instruct');
+    const input = page.getByLabel('Message', { exact: true });
+    const before = fake.requests.length;
+    const pages = Array.from({ length: 10 }, (_, i) => `Plan page ${i + 1}\nMilestone ${i + 1}: budget ${(i + 1) * 1000}`);
+    const files = [
+      { name: 'plan.pdf', mimeType: MIME.pdf, buffer: makePdf(pages), expect: ['Plan page 1', 'Milestone 10: budget 10000'] },
+      { name: 'brief.docx', mimeType: MIME.docx, buffer: await makeDocx(['Client brief', 'Launch in spring.']), expect: ['Client brief', 'Launch in spring.'] },
+      { name: 'sales.xlsx', mimeType: MIME.xlsx, buffer: await makeXlsx({ Sales: [['month', 'units'], ['March', 42]] }), expect: ['[Sheet "Sales"]', 'March\t42'] },
+    ];
+    for (const [i, file] of files.entries()) {
+      fake.setScenario({ kind: 'stream', chunks: [`Read ${file.name}.`] });
+      await page.locator('#chat-file').setInputFiles({ name: file.name, mimeType: file.mimeType, buffer: file.buffer });
+      await eventually(async () => expect(await input.inputValue()).toBe(`[${file.name}] `));
+      await input.pressSequentially('Summarise');
+      await input.press('Enter');
+      await assistantBubbles(page).last().getByText(`Read ${file.name}.`).waitFor();
+      const sent = fake.requests[before + i]!.body.messages.at(-1).content as string;
+      expect(sent).toContain(`Contents of the attached file "${file.name}":`);
+      for (const text of file.expect) expect(sent, file.name).toContain(text);
+      await page.getByTestId('read-documents').getByText(file.name).waitFor();
+    }
+    // A follow-up question without an attachment still carries all three texts.
+    fake.setScenario({ kind: 'stream', chunks: ['Milestone 7 costs 7000.'] });
+    await input.fill('What does milestone 7 cost?');
+    await input.press('Enter');
+    await assistantBubbles(page).last().getByText('Milestone 7 costs 7000.').waitFor();
+    const followUp = JSON.stringify(fake.requests.at(-1)!.body.messages);
+    for (const text of ['Milestone 7: budget 7000', 'Launch in spring.', 'March\\t42']) expect(followUp).toContain(text);
+    expect(fake.requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: 'What does milestone 7 cost?' });
+
+    // An encrypted PDF: a clear message, nothing sent upstream.
+    const sentSoFar = fake.requests.length;
+    await page.locator('#chat-file').setInputFiles({ name: 'locked.pdf', mimeType: MIME.pdf, buffer: makePdf(pages, { encrypted: true }) });
+    await eventually(async () => expect(await input.inputValue()).toBe('[locked.pdf] '));
+    await input.pressSequentially('Read this');
+    await input.press('Enter');
+    await page.locator('[data-role="assistant"][data-status="error"]').getByText('"locked.pdf" is password-protected').waitFor();
+    expect(fake.requests).toHaveLength(sentSoFar);
+    await context.close();
+  });
+
+  it('a model removed between two refreshes: the clear message and a refreshed list', async () => {
+    const { context, page } = await newPage(browser());
+    await openHub(page);
+    await page.getByRole('button', { name: 'Activate Market Research Agent' }).click();
+    const select = page.getByLabel('Model');
+    await eventually(async () => expect(await select.isEnabled()).toBe(true));
+    await select.selectOption('google/gemini-2.5-flash');
+    // The provider stops serving it after the hub's last refresh.
+    fake.setCatalogue({ models: catalogueWithout([...TWELVE_GONE, 'google/gemini-2.5-flash']) });
+    const input = page.getByLabel('Message', { exact: true });
+    await input.fill('Hello?');
+    await input.press('Enter');
+    await page.locator('[data-role="assistant"][data-status="error"]').getByText(CHAT_ERRORS.modelGone).waitFor();
+    expect(await page.locator('body').innerText()).not.toMatch(/valid model ID/);
+    await eventually(async () => expect(await select.locator('option[value="google/gemini-2.5-flash"]').count()).toBe(0));
+    await eventually(async () => expect(await select.inputValue()).toBe('anthropic/claude-opus-4.1'));
+    // The list function (another instance) follows the shared copy.
+    await eventually(async () => {
+      const models = (await (await fetch(`${server.url}/api/chat/models`)).json()) as ChatModelsResponse;
+      expect(models.models.map((m) => m.id)).not.toContain('google/gemini-2.5-flash');
+    });
     await context.close();
   });
 

@@ -1,21 +1,28 @@
+import { randomUUID } from 'node:crypto';
 import { findAgent } from '../../../src/lib/chat/agents';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
 import { CHAT_LIMITS } from '../../../src/lib/chat/request-limits';
-import { maxOutputTokens } from '../../../src/lib/chat/models';
 import { chatRequestSchema, describeIssues, promptTokenEstimate } from '../../../src/lib/chat/schema';
 import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
+import { resolvedCatalogue, sharedCatalogue, type Catalogue } from './catalogue';
 import { clientKey } from './client-key';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
-import { errorJson, errorResponse, guardRefusal } from '../http';
+import { errorJson, errorResponse, guardRefusal, json as jsonAnswer } from '../http';
+import { modelsBody } from './models-handler';
 import { enforceRateLimit, lenientRateLimiter, type RateLimiter } from '../rate-limit';
 import { readBodyCapped } from './http';
-import { relayCompletion, relayJsonCompletion } from './relay';
+import { relayCompletion, relayJsonCompletion, type RelayEnd } from './relay';
+import { actualUsd, estimateUsd, sharedSpendStore, toMicros, type Reservation, type SpendStore } from './spend';
 import { openUpstream } from './upstream';
-import { buildUpstreamMessages } from './upstream-messages';
+import { buildUpstreamMessages, readAttachedDocuments } from './upstream-messages';
 
 export interface ChatHandlerDeps {
   config?: () => ChatConfig;
   limiter?: () => RateLimiter;
+  catalogue?: () => Catalogue;
+  spend?: () => SpendStore;
+  /** The operator's log (console.error by default): upstream failures, never the key. */
+  log?: (line: string) => void;
 }
 
 type Context = { ip?: string } | undefined;
@@ -25,15 +32,22 @@ const DAY = 86_400;
 /** The refusal a spent limit throws, as the answer; null when the request may go on. */
 const refusal = (limit: Promise<void>): Promise<Response | null> => limit.then(() => null, errorResponse);
 
+/** Seconds until the UTC day (the spend's day) ends. */
+const untilTomorrow = (now = Date.now()) => Math.max(1, Math.ceil((DAY * 1000 - (now % (DAY * 1000))) / 1000));
+
 /**
  * POST /api/chat. Order matters: everything that can refuse a request (method, size, configuration,
- * rate limit, validation) runs before anything is sent upstream.
+ * rate limit, validation, the model, the documents, the budgets) runs before anything is sent upstream.
  */
 export function createChatHandler(deps: ChatHandlerDeps = {}) {
   const getConfig = deps.config ?? (() => readChatConfig());
   const getLimiter = deps.limiter ?? (() => lenientRateLimiter());
+  const getCatalogue = deps.catalogue ?? sharedCatalogue;
+  const getSpend = deps.spend ?? (() => sharedSpendStore());
+  const log = deps.log ?? ((line: string) => console.error(line));
 
   return async (req: Request, context?: Context): Promise<Response> => {
+    const started = Date.now();
     if (req.method !== 'POST') return errorJson(405, CHAT_ERRORS.methodNotAllowed, { allow: 'POST' });
     // Only this site's pages may spend the operator's key: the one request guard of every state-changing
     // endpoint (same origin, JSON only), answered in the chat's words.
@@ -46,14 +60,14 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     const declared = Number(req.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > CHAT_LIMITS.maxBodyBytes) return tooLarge();
 
-    const apiKey = config.apiKey;
-    if (!apiKey) {
+    if (!config.configured) {
       logChatSetupHint();
       return errorJson(503, CHAT_ERRORS.notConfigured);
     }
 
+    const client = clientKey(context);
     const { max, windowSeconds } = config.rateLimit;
-    const limited = await refusal(enforceRateLimit({ key: clientKey(context), max, windowSeconds }, { message: CHAT_ERRORS.rateLimited }, getLimiter()));
+    const limited = await refusal(enforceRateLimit({ key: client, max, windowSeconds }, { message: CHAT_ERRORS.rateLimited }, getLimiter()));
     if (limited) return limited;
 
     const body = await readBodyCapped(req, CHAT_LIMITS.maxBodyBytes);
@@ -66,30 +80,88 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     }
     const parsed = chatRequestSchema.safeParse(json);
     if (!parsed.success) return errorJson(400, describeIssues(parsed.error));
-    const { agentId, model, messages, ...sampling } = parsed.data;
+    const { agentId, model: modelId, messages: sent, ...sampling } = parsed.data;
     const agent = findAgent(agentId)!;
 
-    // The site-wide daily budget: requests, and tokens estimated from the prompt (text and images) plus the reply cap.
-    const maxTokens = maxOutputTokens(model);
-    const estimate = promptTokenEstimate(messages) + maxTokens;
-    const { requests, tokens } = config.dailyBudget;
+    const catalogue = getCatalogue();
+    const offered = await resolvedCatalogue(config, catalogue);
+    const model = offered.models.find((m) => m.id === modelId);
+    if (!model) return errorJson(400, `Invalid request: model: ${CHAT_ERRORS.unknownModel}`);
+
+    // Documents are read before anything is counted: a file that cannot be read costs the visitor nothing.
+    const documents = await readAttachedDocuments(sent);
+    if (!documents.ok) return errorJson(400, documents.message);
+    const messages = documents.messages;
+
+    // The site-wide day: requests and estimated tokens (prompt text and images, plus the reply cap), each
+    // client first held to its share of the requests.
+    const maxTokens = model.maxOutputTokens;
+    const { requests, tokens, usd, clientShare } = config.dailyBudget;
+    const share = await refusal(
+      enforceRateLimit(
+        { key: `chat:budget:requests:${client}`, max: Math.max(1, Math.floor(requests * clientShare)), windowSeconds: DAY },
+        { message: CHAT_ERRORS.clientShareSpent },
+        getLimiter(),
+      ),
+    );
+    if (share) return share;
     const budgets = [
       { key: 'chat:budget:requests', max: requests, windowSeconds: DAY },
-      { key: 'chat:budget:tokens', max: tokens, windowSeconds: DAY, weight: estimate },
+      { key: 'chat:budget:tokens', max: tokens, windowSeconds: DAY, weight: promptTokenEstimate(messages) + maxTokens },
     ];
     const spent = await refusal(enforceRateLimit(budgets, { message: CHAT_ERRORS.budgetSpent, status: 503 }, getLimiter()));
     if (spent) return spent;
 
-    const upstream = await openUpstream(
-      { ...config, apiKey },
-      { model, messages: buildUpstreamMessages(agent, model, messages), ...sampling, max_tokens: maxTokens },
-      req.signal,
-    );
-    if (!upstream.ok) return errorJson(upstream.status, upstream.message);
+    // Dollars: the estimate is reserved now against the site's day and the client's share of it; the
+    // provider's reported cost replaces it when the reply ends.
+    const spend = getSpend();
+    const estimate = toMicros(estimateUsd(messages, maxTokens, model.pricing, config.selfHosted));
+    const siteLimit = toMicros(usd);
+    const reserved = await spend.reserve(client, estimate, siteLimit, Math.floor(siteLimit * clientShare));
+    if (!reserved.ok) {
+      return reserved.refusedBy === 'site'
+        ? errorJson(503, CHAT_ERRORS.budgetSpent, { 'Retry-After': String(untilTomorrow()) })
+        : errorJson(429, CHAT_ERRORS.clientShareSpent(untilTomorrow()), { 'Retry-After': String(untilTomorrow()) });
+    }
+    const reservation: Reservation = reserved.reservation;
+    const settle = (end: RelayEnd) => {
+      const actual = actualUsd(end.usage, model.pricing, config.selfHosted);
+      spend
+        .settle(reservation, actual === null ? estimate : toMicros(actual), end.replied)
+        .catch((error) => log(`[chat] could not settle the spend: ${(error as Error).message}`));
+    };
 
+    const upstream = await openUpstream(
+      config,
+      { model: model.id, messages: buildUpstreamMessages(agent, model.vision, messages), ...sampling, max_tokens: maxTokens },
+      req.signal,
+      { requestId: randomUUID(), log },
+    );
+    if (!upstream.ok) {
+      // Refused before a token was produced: nothing was spent.
+      await spend.settle(reservation, 0, false).catch(() => {});
+      if (upstream.kind === 'model-gone') {
+        // The list as it is now goes with the answer: another function instance may still hold the old one.
+        catalogue.invalidate(config);
+        await catalogue.refresh(config);
+        const models = modelsBody(config, await resolvedCatalogue(config, catalogue));
+        return jsonAnswer({ success: false, error: upstream.message, models }, upstream.status);
+      }
+      return errorJson(upstream.status, upstream.message, upstream.headers);
+    }
+
+    const lead = documents.read.map((document) => ({ document }));
     const stream = upstream.streamed
-      ? relayCompletion(upstream.body, { idleTimeoutMs: config.idleTimeoutMs, upstream: upstream.controller, apiKey })
-      : relayJsonCompletion(upstream.body, apiKey);
+      ? relayCompletion(upstream.body, {
+          idleTimeoutMs: config.idleTimeoutMs,
+          timeLimitMs: Math.max(1_000, config.timeLimitMs - (Date.now() - started)),
+          upstream: upstream.controller,
+          apiKey: config.apiKey,
+          lead,
+          onEnd: settle,
+          log,
+        })
+      : relayJsonCompletion(upstream.body, { apiKey: config.apiKey, lead, onEnd: settle, log });
     return new Response(stream, { status: 200, headers: SSE_HEADERS });
   };
 }

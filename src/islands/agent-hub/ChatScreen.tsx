@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import type { Agent } from '../../lib/chat/agents';
 import { withFileTag, fileTag } from '../../lib/chat/attachments';
 import { transcript, transcriptFileName } from '../../lib/chat/conversation';
 import { ACCEPTED_FILE_TYPES, CHAT_LIMITS, DEFAULT_SAMPLING, type SamplingSettings } from '../../lib/chat/request-limits';
 import type { ChatModelsResponse } from '../../lib/chat/models';
+import { CONTINUE_PROMPT } from '../../lib/chat/errors';
 import { MSG } from '../../lib/messages';
 import { toast } from '../../lib/toast';
 import { AdvancedSettings } from './AdvancedSettings';
@@ -17,13 +18,23 @@ import { useChat } from './useChat';
 interface Props {
   agent: Agent;
   models: ChatModelsResponse | null;
+  /** Takes the list the server refreshed after a model went away (or fetches it again). */
+  reloadModels: (list?: ChatModelsResponse) => void;
   onBack: () => void;
 }
 
 /** One agent's chat screen: back, model, settings, upload, download, messages, input. */
-export function ChatScreen({ agent, models, onBack }: Props) {
-  const { messages, draft, waiting, send, stop } = useChat(agent);
+export function ChatScreen({ agent, models, reloadModels, onBack }: Props) {
   const [model, setModel] = useState<string | null>(null);
+  const onModelGone = useCallback(
+    (list?: ChatModelsResponse) => {
+      // The server refreshed its list: show the new one, on its default.
+      setModel(null);
+      reloadModels(list);
+    },
+    [reloadModels],
+  );
+  const { messages, draft, waiting, send, stop } = useChat(agent, { onModelGone });
   const [settings, setSettings] = useState<SamplingSettings>(DEFAULT_SAMPLING);
   const [input, setInput] = useState('');
   const [attachment, setAttachment] = useState<AttachedFile | null>(null);
@@ -33,7 +44,10 @@ export function ChatScreen({ agent, models, onBack }: Props) {
   // Moving focus to the new screen's heading tells keyboard and screen-reader users where they are.
   useEffect(() => headingRef.current?.focus(), []);
 
-  const selectedModel = model ?? models?.defaultModel ?? '';
+  const offered = models?.models ?? [];
+  // A choice the list no longer has (after a refresh) falls back to the default.
+  const selectedModel = (model && offered.some((m) => m.id === model) ? model : null) ?? models?.defaultModel ?? '';
+  const vision = offered.find((m) => m.id === selectedModel)?.vision === true;
   const configured = models?.configured !== false;
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
@@ -64,9 +78,14 @@ export function ChatScreen({ agent, models, onBack }: Props) {
     const text = input.trim();
     if (!text || waiting) return;
     setInput('');
-    const ok = await send({ text, model: selectedModel, settings, attachment });
+    const ok = await send({ text, model: selectedModel, vision, settings, attachment });
     // The attached file is cleared after a successful reply; after a failure it stays for a retry.
     if (ok) setAttachment(null);
+  };
+
+  const onContinue = () => {
+    if (waiting) return;
+    void send({ text: CONTINUE_PROMPT, model: selectedModel, vision, settings, attachment: null });
   };
 
   const onDownload = () => {
@@ -129,7 +148,7 @@ export function ChatScreen({ agent, models, onBack }: Props) {
       )}
 
       <div className="flex h-[70vh] flex-col overflow-hidden rounded-xl border border-border bg-surface supports-[height:70dvh]:h-[70dvh]">
-        <MessageList agent={agent} messages={messages} draft={draft} />
+        <MessageList agent={agent} messages={messages} draft={draft} onContinue={configured ? onContinue : undefined} />
         <Composer
           value={input}
           onChange={setInput}

@@ -1,4 +1,4 @@
-import type { ChatModelsResponse } from '../../lib/chat/models';
+import { modelLabel, type ChatModelsResponse } from '../../lib/chat/models';
 
 interface Props {
   models: ChatModelsResponse | null;
@@ -19,6 +19,7 @@ export function ModelSelect({ models, value, onChange }: Props) {
       </p>
     );
   }
+  const unverified = models.configured && !models.verified;
   return (
     <div className="w-full min-w-0 sm:w-auto sm:flex-1">
       <label htmlFor="chat-model" className="label">
@@ -29,19 +30,23 @@ export function ModelSelect({ models, value, onChange }: Props) {
         className="field"
         value={value}
         disabled={!models.configured}
-        aria-describedby={models.configured ? undefined : 'chat-not-configured'}
+        aria-describedby={!models.configured ? 'chat-not-configured' : unverified ? 'chat-models-unverified' : undefined}
         onChange={(e) => onChange(e.target.value)}
       >
         {models.models.map((m) => (
           <option key={m.id} value={m.id}>
-            {m.name} · {m.speed} · {m.quality} · {m.cost}
-            {m.vision ? ' · reads images' : ''}
+            {modelLabel(m)}
           </option>
         ))}
       </select>
       {!models.configured && (
         <p id="chat-not-configured" role="alert" className="mt-2 text-sm text-danger">
           {models.message}
+        </p>
+      )}
+      {unverified && (
+        <p id="chat-models-unverified" className="mt-1 text-xs text-muted">
+          The model list could not be checked with the AI service just now; a model it no longer offers will say so.
         </p>
       )}
     </div>

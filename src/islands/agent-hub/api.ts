@@ -1,13 +1,18 @@
 import { MSG } from '../../lib/messages';
 import { CHAT_ERRORS } from '../../lib/chat/errors';
-import { CHAT_MODELS, DEFAULT_MODEL_ID, type ChatModelsResponse } from '../../lib/chat/models';
+import { CHAT_MODEL_PICKS, DEFAULT_MODEL_ID, pickAsModel, type ChatModelsResponse } from '../../lib/chat/models';
 import type { ChatRequestInput } from '../../lib/chat/schema';
 import { readSse } from '../../lib/chat/sse';
-import { decodeEvent } from '../../lib/chat/stream-protocol';
+import { decodeEvent, type ReadDocument, type ReplyCut } from '../../lib/chat/stream-protocol';
 
 /** A failed reply; `message` is the server's text for the bubble (fallback "Failed to get response from AI"). */
 export class ChatRequestError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    /** With a 409 (the model is no longer served): the refreshed list. */
+    readonly models?: ChatModelsResponse,
+  ) {
     super(message || MSG.chatFailedShort);
     this.name = 'ChatRequestError';
   }
@@ -15,25 +20,32 @@ export class ChatRequestError extends Error {
 
 export async function fetchChatModels(signal?: AbortSignal): Promise<ChatModelsResponse> {
   try {
-    const res = await fetch('/api/chat/models', { signal, headers: { accept: 'application/json' } });
+    const res = await fetch('/api/chat/models', { signal, headers: { accept: 'application/json' }, cache: 'no-store' });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return (await res.json()) as ChatModelsResponse;
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    // The list itself is static; only `configured` is unknown. Let the chat call report the real state.
-    return { models: [...CHAT_MODELS], defaultModel: DEFAULT_MODEL_ID, configured: true };
+    // The curated list, unverified; the chat call reports the real state.
+    return { models: CHAT_MODEL_PICKS.map(pickAsModel), defaultModel: DEFAULT_MODEL_ID, configured: true, verified: false };
   }
 }
 
+export interface StreamHandlers {
+  signal: AbortSignal;
+  onDelta: (text: string) => void;
+  onReasoning?: (text: string) => void;
+  onDocument?: (document: ReadDocument) => void;
+}
+
 /**
- * Sends one chat request and feeds the reply to `onDelta` as it streams (protocol:
- * src/lib/chat/stream-protocol.ts). Resolves when the reply is complete; rejects with ChatRequestError,
- * or with an AbortError when `signal` stops it.
+ * Sends one chat request and feeds the reply to the handlers as it streams (protocol:
+ * src/lib/chat/stream-protocol.ts). Resolves when the reply is complete, with why it was cut if it was;
+ * rejects with ChatRequestError, or with an AbortError when `signal` stops it.
  */
 export async function streamChat(
   body: Omit<ChatRequestInput, 'agentId' | 'model'> & { agentId: string; model: string },
-  { signal, onDelta }: { signal: AbortSignal; onDelta: (text: string) => void },
-): Promise<void> {
+  { signal, onDelta, onReasoning, onDocument }: StreamHandlers,
+): Promise<{ cut?: ReplyCut }> {
   let res: Response;
   try {
     res = await fetch('/api/chat', {
@@ -47,18 +59,18 @@ export async function streamChat(
     throw new ChatRequestError(CHAT_ERRORS.unreachable);
   }
   if (!res.ok || !res.body) {
-    const message = await res
-      .json()
-      .then((b: { error?: unknown }) => (typeof b.error === 'string' ? b.error : ''))
-      .catch(() => '');
-    throw new ChatRequestError(message, res.status);
+    const refusal = (await res.json().catch(() => ({}))) as { error?: unknown; models?: ChatModelsResponse };
+    const models = refusal.models && Array.isArray(refusal.models.models) ? refusal.models : undefined;
+    throw new ChatRequestError(typeof refusal.error === 'string' ? refusal.error : '', res.status, models);
   }
   try {
     for await (const message of readSse(res.body)) {
       const event = decodeEvent(message.data);
       if (!event) continue;
       if ('delta' in event) onDelta(event.delta);
-      else if ('done' in event) return;
+      else if ('reasoning' in event) onReasoning?.(event.reasoning);
+      else if ('document' in event) onDocument?.(event.document);
+      else if ('done' in event) return event.cut ? { cut: event.cut } : {};
       else throw new ChatRequestError(event.error);
     }
   } catch (error) {

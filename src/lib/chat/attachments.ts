@@ -1,27 +1,47 @@
 /**
- * How an attached file reaches the model: images only for vision
- * models, plain-text files inlined for every model, anything else named but not sent.
+ * How an attached file reaches the model: images only for vision models; documents (plain text, PDF,
+ * Word, Excel) read into text by the server for every model; anything else refused with a clear message.
  */
-export type AttachmentKind = 'image' | 'text' | 'other';
+export type DocumentFormat = 'text' | 'pdf' | 'docx' | 'doc' | 'xlsx';
+export type AttachmentKind = 'image' | 'document' | 'other';
 
 const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg'];
-const TEXT_EXTENSIONS = ['.txt', '.csv', '.md'];
+const DOCUMENT_EXTENSIONS: Record<string, DocumentFormat> = {
+  '.txt': 'text',
+  '.csv': 'text',
+  '.md': 'text',
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.doc': 'doc',
+  '.xlsx': 'xlsx',
+};
+const DOCUMENT_MIME: Record<string, DocumentFormat> = {
+  'text/plain': 'text',
+  'text/csv': 'text',
+  'text/markdown': 'text',
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/msword': 'doc',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+};
 const IMAGE_MIME = /^image\/(png|jpeg)$/;
-const TEXT_MIME = /^text\/(plain|csv|markdown)$/;
 
 function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf('.');
   return dot === -1 ? '' : filename.slice(dot).toLowerCase();
 }
 
-/** Extension first (what the picker filters on), MIME type as a fallback for unnamed blobs. */
+/** The document format of a file: extension first (what the picker filters on), MIME type for unnamed blobs. */
+export function documentFormat(filename: string, mimeType = ''): DocumentFormat | null {
+  const ext = extensionOf(filename);
+  if (ext) return DOCUMENT_EXTENSIONS[ext] ?? null;
+  return DOCUMENT_MIME[mimeType] ?? null;
+}
+
 export function classifyAttachment(filename: string, mimeType = ''): AttachmentKind {
   const ext = extensionOf(filename);
-  if (IMAGE_EXTENSIONS.includes(ext)) return 'image';
-  if (TEXT_EXTENSIONS.includes(ext)) return 'text';
-  if (!ext && IMAGE_MIME.test(mimeType)) return 'image';
-  if (!ext && TEXT_MIME.test(mimeType)) return 'text';
-  return 'other';
+  if (IMAGE_EXTENSIONS.includes(ext) || (!ext && IMAGE_MIME.test(mimeType))) return 'image';
+  return documentFormat(filename, mimeType) ? 'document' : 'other';
 }
 
 export interface ParsedDataUrl {
@@ -55,12 +75,17 @@ export function withFileTag(input: string, filename: string, previous?: string):
 }
 
 /**
- * The data URL worth uploading for a file: the server names (but never sends upstream) files the model
- * cannot use, so for those only the header travels, saving the visitor's upload.
+ * The data URL worth uploading for a file: an image a model cannot see is named but never sent upstream,
+ * so for it only the header travels, saving the visitor's upload. Documents always go: the server reads them.
  */
 export function uploadDataUrl(filename: string, dataUrl: string, visionModel: boolean): string {
   const parsed = parseDataUrl(dataUrl);
   const kind = classifyAttachment(filename, parsed?.mimeType);
-  if (kind === 'text' || (kind === 'image' && visionModel)) return dataUrl;
+  if (kind === 'document' || (kind === 'image' && visionModel)) return dataUrl;
   return `data:${parsed?.mimeType ?? 'application/octet-stream'};base64,`;
+}
+
+/** How a document's text is put before the model, in the request that attached it and in every later one. */
+export function documentPreamble(filename: string): string {
+  return `Contents of the attached file "${filename}":`;
 }

@@ -1,17 +1,24 @@
 import type { Agent } from './agents';
 import { greeting, systemPrompt } from './agents';
 import { CHAT_LIMITS } from './request-limits';
-import type { ChatContentPart, ChatRequestMessage } from './schema';
+import { countedChars, type ChatContentPart, type ChatRequestMessage } from './schema';
+import type { ReadDocument, ReplyCut } from './stream-protocol';
 
 /**
- * A chat message as the island keeps it (role, content, timestamp). `status` marks a reply
- * that failed or was stopped, so it is shown as such and not replayed to the model as if it were good.
+ * A chat message as the island keeps it (role, content, timestamp). `status` marks a reply that failed
+ * or was stopped, so it is shown as such and not replayed to the model as if it were good, or one that was
+ * cut (`cut` says why) and can be continued. A user message keeps the text the server read from its
+ * attachments (`documents`), so later questions can still be about them.
  */
 export interface ConversationMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
   timestamp: number;
-  status?: 'error' | 'stopped';
+  status?: 'error' | 'stopped' | 'cut';
+  cut?: ReplyCut;
+  /** A reasoning model's thinking, shown on request. */
+  reasoning?: string;
+  documents?: ReadDocument[];
 }
 
 export function isConversation(value: unknown): value is ConversationMessage[] {
@@ -23,8 +30,16 @@ export function isConversation(value: unknown): value is ConversationMessage[] {
         typeof m === 'object' &&
         ['system', 'user', 'assistant'].includes((m as ConversationMessage).role) &&
         typeof (m as ConversationMessage).content === 'string' &&
-        typeof (m as ConversationMessage).timestamp === 'number',
+        typeof (m as ConversationMessage).timestamp === 'number' &&
+        isDocumentList((m as ConversationMessage).documents),
     )
+  );
+}
+
+function isDocumentList(value: unknown): boolean {
+  return (
+    value === undefined ||
+    (Array.isArray(value) && value.every((d) => d !== null && typeof d === 'object' && typeof d.filename === 'string' && typeof d.text === 'string'))
   );
 }
 
@@ -53,12 +68,18 @@ export function requestMessages(
       m.role !== 'system' && m.status !== 'error' && m.content.trim() !== '',
   );
   const kept: ChatRequestMessage[] = [];
+  // An attachment sent now is read by the server and counted there; what was read before is counted here.
   let chars = next.text.length;
   for (let i = usable.length - 1; i >= 0 && kept.length < CHAT_LIMITS.maxMessages - 1; i--) {
     const m = usable[i]!;
-    const content = m.content.slice(0, CHAT_LIMITS.maxMessageChars);
-    if (chars + content.length > CHAT_LIMITS.maxTotalChars) break;
-    chars += content.length;
+    const text = m.content.slice(0, CHAT_LIMITS.maxMessageChars);
+    const content: ChatRequestMessage['content'] =
+      m.role === 'user' && m.documents?.length
+        ? [{ type: 'text', text }, ...m.documents.slice(0, CHAT_LIMITS.maxPartsPerMessage - 1).map((document) => ({ type: 'document' as const, document }))]
+        : text;
+    const size = countedChars(content);
+    if (chars + size > CHAT_LIMITS.maxTotalChars) break;
+    chars += size;
     kept.unshift({ role: m.role, content });
   }
   return [...kept, last];

@@ -2,7 +2,8 @@ import { MSG } from '../messages';
 
 /**
  * Texts the chat server puts in its error responses and stream events. The island shows them in the
- * reply bubble, next to the failure toast (MSG.chatFailed).
+ * reply bubble, next to the failure toast (MSG.chatFailed). Provider texts never reach a visitor: an
+ * upstream failure is mapped to one of these, and the provider's own words go to the server log.
  */
 export const CHAT_ERRORS = {
   // Visitors get no operator instructions; the setup hint goes to the server log and /api/health.
@@ -11,20 +12,42 @@ export const CHAT_ERRORS = {
   idleTimeout: `${MSG.chatFailedShort}: the AI service stopped responding mid-answer.`,
   dropped: `${MSG.chatFailedShort}: the connection to the AI service was interrupted.`,
   unreachable: `${MSG.chatFailedShort}: the AI service could not be reached.`,
+  upstreamFailed: `${MSG.chatFailedShort}: the AI service could not answer this request. Please try again.`,
+  midStream: `${MSG.chatFailedShort}: the AI service stopped with an error mid-answer. Please try again.`,
+  modelGone: 'That model is no longer available. Please choose another one from the list.',
+  creditSpent: "The AI service's credit is used up. Please try again later, or write to us through the contact page.",
+  providerBusy: (retryAfterSeconds: number) => `The AI service is busy right now. Please try again in ${formatWait(retryAfterSeconds)}.`,
+  moderated: 'The AI service declined this message: its moderation flagged it. Please rephrase it and try again.',
   bodyTooLarge: (maxMb: number) => `The request is too large. Messages and attachments must stay under ${maxMb} MB in total.`,
   invalidJson: 'The request body must be valid JSON.',
   jsonOnly: 'Send chat messages as application/json.',
   crossSite: 'Chat requests are accepted from this site only.',
   budgetSpent: 'The chat has reached its usage limit for today. Please try again tomorrow.',
+  clientShareSpent: (retryAfterSeconds: number) =>
+    `You have used your share of today's chat. Please try again in ${formatWait(retryAfterSeconds)}.`,
   methodNotAllowed: 'Use POST to send chat messages.',
+  unknownModel: 'Unknown model. Pick one from GET /api/chat/models.',
   rateLimited: (retryAfterSeconds: number) =>
     `Too many chat requests. Please try again in ${formatWait(retryAfterSeconds)}.`,
   systemRole:
     'Messages with role "system" are not accepted: the agent\'s instructions are set by the server. Use "user" or "assistant".',
 } as const;
 
-function formatWait(seconds: number): string {
+/** Why a reply ended early though nothing failed: shown under it, with a way to continue. */
+export const CHAT_CUT_NOTES = {
+  length: 'The reply was cut off: it reached the longest reply this model may give here.',
+  time: 'The reply was cut off: it reached the time limit of one answer.',
+} as const;
+
+/** What the Continue button sends. */
+export const CONTINUE_PROMPT = 'Please continue exactly where you stopped.';
+
+export function formatWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  if (seconds < 5400) {
+    const minutes = Math.ceil(seconds / 60);
+    return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  }
+  const hours = Math.ceil(seconds / 3600);
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
 }

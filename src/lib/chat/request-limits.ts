@@ -11,6 +11,8 @@ export const CHAT_LIMITS = {
   maxAttachmentBytes: 4 * 1024 * 1024,
   maxBodyBytes: 6_000_000,
   maxFileNameChars: 200,
+  /** The text kept of one document (PDF, Word, Excel, text file): what is past it is cut, and the cut is said. */
+  maxDocumentChars: 60_000,
 } as const;
 
 /**
@@ -44,4 +46,4 @@ export const DEFAULT_SAMPLING: SamplingSettings = {
 };
 
 /** File picker. */
-export const ACCEPTED_FILE_TYPES = '.txt,.pdf,.doc,.docx,.csv,.xlsx,.jpg,.jpeg,.png';
+export const ACCEPTED_FILE_TYPES = '.txt,.md,.pdf,.doc,.docx,.csv,.xlsx,.jpg,.jpeg,.png';

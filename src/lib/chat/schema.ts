@@ -1,8 +1,7 @@
 import { z } from '../zod';
 import { AGENT_IDS } from './agents';
-import { MODEL_IDS } from './models';
 import { CHAT_LIMITS, IMAGE_PART_TOKENS, SAMPLING, maxDataUrlChars } from './request-limits';
-import { classifyAttachment, isImageDataUrl, parseDataUrl } from './attachments';
+import { classifyAttachment, documentFormat, isImageDataUrl, parseDataUrl } from './attachments';
 import { CHAT_ERRORS } from './errors';
 
 /**
@@ -28,7 +27,7 @@ export const imagePartSchema = z.strictObject({
   }),
 });
 
-/** A named attachment; the server decides per model whether it is sent, inlined or only named. */
+/** A named attachment; the server decides per model whether it is sent, read into text or only named. */
 export const filePartSchema = z.strictObject({
   type: z.literal('file'),
   file: z.strictObject({
@@ -37,7 +36,20 @@ export const filePartSchema = z.strictObject({
   }),
 });
 
-export const contentPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema, filePartSchema]);
+/**
+ * A document's text as the server read it (the `document` stream event): the island sends it back with the
+ * conversation so later questions can still be about the file, without uploading it again.
+ */
+export const documentPartSchema = z.strictObject({
+  type: z.literal('document'),
+  document: z.strictObject({
+    filename: z.string().trim().min(1).max(CHAT_LIMITS.maxFileNameChars),
+    // The cut note may follow the kept text.
+    text: z.string().max(CHAT_LIMITS.maxDocumentChars + 500, `A document's text must be at most ${CHAT_LIMITS.maxDocumentChars} characters.`),
+  }),
+});
+
+export const contentPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema, filePartSchema, documentPartSchema]);
 
 const role = z.enum(['user', 'assistant'], {
   error: (issue) => (issue.input === 'system' ? CHAT_ERRORS.systemRole : 'role must be "user" or "assistant".'),
@@ -69,7 +81,12 @@ const sampling = (key: keyof typeof SAMPLING) => {
 export const chatRequestSchema = z
   .strictObject({
     agentId: z.enum(AGENT_IDS, { error: 'Unknown agent.' }),
-    model: z.enum(MODEL_IDS, { error: 'Unknown model. Pick one from GET /api/chat/models.' }),
+    // Any id of the resolved catalogue: the handler checks it against the models offered now.
+    model: z
+      .string(CHAT_ERRORS.unknownModel)
+      .min(1, CHAT_ERRORS.unknownModel)
+      .max(300, CHAT_ERRORS.unknownModel)
+      .regex(/^[\w.:/@+-]+$/, CHAT_ERRORS.unknownModel),
     messages: z
       .array(chatMessageSchema)
       .min(1, 'Send at least one message.')
@@ -103,15 +120,17 @@ export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type ChatRequestInput = z.input<typeof chatRequestSchema>;
 
 /**
- * Characters a message sends the model: its text, plus the decoded size of every text attachment (those are
- * inlined for the model), so a conversation cannot pass the total cap through files.
+ * Characters a message sends the model: its text, documents already read, plus the decoded size of every
+ * plain-text attachment (inlined for the model), so a conversation cannot pass the total cap through files.
+ * Other documents are counted once read (the server cuts them to what is left).
  */
 export function countedChars(content: ChatRequestMessage['content']): number {
   if (typeof content === 'string') return content.length;
   let n = 0;
   for (const p of content) {
     if (p.type === 'text') n += p.text.length + 1;
-    else if (p.type === 'file' && classifyAttachment(p.file.filename, parseDataUrl(p.file.file_data)?.mimeType) === 'text') {
+    else if (p.type === 'document') n += p.document.text.length + 1;
+    else if (p.type === 'file' && documentFormat(p.file.filename, parseDataUrl(p.file.file_data)?.mimeType) === 'text') {
       n += Math.floor(((parseDataUrl(p.file.file_data)?.base64.length ?? 0) * 3) / 4);
     }
   }

@@ -3,12 +3,13 @@ import { startFakeOpenAI, DEFAULT_CHUNKS, type FakeOpenAI } from '../../support/
 import { createChatHandler } from '../../../netlify/lib/chat/handler';
 import { readChatConfig } from '../../../netlify/lib/chat/config';
 import { MemoryRateLimiter, type RateLimiter } from '../../../netlify/lib/rate-limit';
+import { createCatalogue } from '../../../netlify/lib/chat/catalogue';
+import { MemorySpendStore } from '../../../netlify/lib/chat/spend';
 import chatFunction from '../../../netlify/functions/chat.mts';
 import modelsFunction from '../../../netlify/functions/chat-models.mts';
 import { AGENTS, systemPrompt } from '../../../src/lib/chat/agents';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
-import { CHAT_MODELS, DEFAULT_MODEL_ID } from '../../../src/lib/chat/models';
-import { MSG } from '../../../src/lib/messages';
+import { CHAT_MODEL_PICKS, DEFAULT_MODEL_ID } from '../../../src/lib/chat/models';
 import { TEST_KEY, TINY_PNG, chatRequest, dataUrl, readEvents, validBody } from './helpers';
 
 let fake: FakeOpenAI;
@@ -31,12 +32,17 @@ afterEach(() => {
   process.env = { ...savedEnv };
 });
 
-/** A handler with its own limiter, so tests never share rate-limit state. */
-function handler(overrides: { limiter?: RateLimiter; env?: Record<string, string> } = {}) {
+/** A handler with its own limiter, catalogue and spend, so tests never share state. */
+function handler(overrides: { limiter?: RateLimiter; env?: Record<string, string>; log?: (line: string) => void } = {}) {
   const limiter = overrides.limiter ?? new MemoryRateLimiter();
+  const catalogue = createCatalogue({ store: null, warn: () => {} });
+  const spend = new MemorySpendStore();
   return createChatHandler({
     config: () => readChatConfig({ ...process.env, ...overrides.env }),
     limiter: () => limiter,
+    catalogue: () => catalogue,
+    spend: () => spend,
+    log: overrides.log ?? ((line) => { if (process.env.CHAT_TEST_LOG) console.error(line); }),
   });
 }
 
@@ -46,24 +52,30 @@ describe('GET /api/chat/models', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.configured).toBe(true);
-    expect(body.models.map((m: { id: string }) => m.id)).toEqual(CHAT_MODELS.map((m) => m.id));
+    // The stand-in's catalogue lists every pick: all offered, labelled from it.
+    expect(body.verified).toBe(true);
+    expect(body.models.map((m: { id: string }) => m.id)).toEqual(CHAT_MODEL_PICKS.map((m) => m.id));
     expect(body.defaultModel).toBe(DEFAULT_MODEL_ID);
-    expect(body.models.filter((m: { vision: boolean }) => m.vision).map((m: { id: string }) => m.id).sort()).toEqual(
+    expect(body.models.filter((m: { vision: boolean }) => !m.vision).map((m: { id: string }) => m.id).sort()).toEqual(
       [
-        'anthropic/claude-3-haiku',
-        'anthropic/claude-3-opus',
-        'anthropic/claude-3-sonnet',
-        'anthropic/claude-3.5-haiku',
-        'openai/gpt-4o',
-        'qwen/qwen2.5-vl-3b-instruct:free',
+        'deepseek/deepseek-chat-v3.1',
+        'deepseek/deepseek-r1-0528:free',
+        'meta-llama/llama-3.3-70b-instruct',
+        'meta-llama/llama-3.3-70b-instruct:free',
+        'mistralai/mistral-large',
+        'qwen/qwen3-235b-a22b-2507',
+        'qwen/qwen3-235b-a22b:free',
       ].sort(),
     );
-    for (const m of body.models) expect(Object.keys(m).sort()).toEqual(['cost', 'id', 'name', 'quality', 'speed', 'vision']);
+    for (const m of body.models) {
+      expect(Object.keys(m).sort()).toEqual(['contextLength', 'cost', 'id', 'maxOutputTokens', 'name', 'quality', 'speed', 'vision']);
+    }
     expect(JSON.stringify(body)).not.toContain(TEST_KEY);
   });
 
   it('says it is not configured, with the message to show, when no key is set', async () => {
     delete process.env.CHAT_API_KEY;
+    delete process.env.CHAT_API_BASE_URL;
     const body = await (await modelsFunction(new Request('http://localhost/api/chat/models'))).json();
     expect(body.configured).toBe(false);
     expect(body.message).toBe(CHAT_ERRORS.notConfigured);
@@ -111,6 +123,27 @@ describe('POST /api/chat streaming', () => {
     expect(events).toEqual([{ delta: 'All at once.' }, { done: true }]);
   });
 
+  it('relays a reasoning model’s thinking before its answer', async () => {
+    fake.setScenario({ kind: 'stream', reasoning: ['Weighing', ' the options'], chunks: ['Answer.'] });
+    const events = await readEvents(await handler()(chatRequest(validBody())));
+    expect(events).toEqual([{ reasoning: 'Weighing' }, { reasoning: ' the options' }, { delta: 'Answer.' }, { done: true }]);
+  });
+
+  it('says a reply was cut by the reply cap (finish_reason "length")', async () => {
+    fake.setScenario({ kind: 'stream', chunks: ['A long', ' story'], finish: 'length' });
+    const events = await readEvents(await handler()(chatRequest(validBody())));
+    expect(events).toEqual([{ delta: 'A long' }, { delta: ' story' }, { done: true, cut: 'length' }]);
+  });
+
+  it('ends a reply before the platform’s time limit, and says so', async () => {
+    fake.setScenario({ kind: 'stream', chunks: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 });
+    const events = await readEvents(await handler({ env: { CHAT_TIME_LIMIT_MS: '1200' } })(chatRequest(validBody())));
+    expect(events.at(-1)).toEqual({ done: true, cut: 'time' });
+    expect(events.filter((e) => 'delta' in e).length).toBeGreaterThan(0);
+    expect(events.filter((e) => 'delta' in e).length).toBeLessThan(50);
+    await vi.waitFor(() => expect(fake.openStreams()).toBe(0), { timeout: 10_000 });
+  });
+
   it('works through the deployed function export too', async () => {
     const res = await chatFunction(chatRequest(validBody()), { ip: '198.51.100.99' } as never);
     expect(res.status).toBe(200);
@@ -131,31 +164,30 @@ describe('POST /api/chat streaming', () => {
 describe('POST /api/chat errors', () => {
   it('answers 503 with a clear message and calls nothing when no key is set', async () => {
     delete process.env.CHAT_API_KEY;
+    delete process.env.CHAT_API_BASE_URL;
     const res = await handler()(chatRequest(validBody()));
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ success: false, error: CHAT_ERRORS.notConfigured });
     expect(fake.requests).toHaveLength(0);
   });
 
-  it("passes the upstream error.message to the visitor, without the key", async () => {
-    fake.setScenario({ kind: 'error', status: 401, message: `No auth credentials found for ${TEST_KEY}` });
-    const res = await handler()(chatRequest(validBody()));
+  it('answers a provider failure with its own text, never the provider’s, and logs the cause without the key', async () => {
+    fake.setScenario({ kind: 'error', status: 500, message: `Internal error for ${TEST_KEY}` });
+    const lines: string[] = [];
+    const res = await handler({ log: (l) => lines.push(l) })(chatRequest(validBody()));
     expect(res.status).toBe(502);
-    const { error } = await res.json();
-    expect(error).toBe('No auth credentials found for [redacted]');
+    expect((await res.json()).error).toBe(CHAT_ERRORS.upstreamFailed);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[chat\] upstream 500 model=anthropic\/claude-opus-4\.5 request=[0-9a-f-]{36}: .*Internal error for \[redacted\]/);
+    expect(lines.join('\n')).not.toContain(TEST_KEY);
   });
 
-  it('falls back to the generic failure text when the upstream error has no message', async () => {
-    fake.setScenario({ kind: 'error', status: 500, message: '' });
-    const res = await handler()(chatRequest(validBody()));
-    expect(res.status).toBe(502);
-    expect((await res.json()).error).toBe(MSG.chatFailedShort);
-  });
-
-  it('ends the stream with the upstream mid-stream error', async () => {
+  it('ends the stream with the hub’s mid-stream error, logging the provider’s', async () => {
     fake.setScenario({ kind: 'midstream-error', chunks: ['Half', ' an'], message: 'Provider returned error' });
-    const events = await readEvents(await handler()(chatRequest(validBody())));
-    expect(events).toEqual([{ delta: 'Half' }, { delta: ' an' }, { error: 'Provider returned error' }]);
+    const lines: string[] = [];
+    const events = await readEvents(await handler({ log: (l) => lines.push(l) })(chatRequest(validBody())));
+    expect(events).toEqual([{ delta: 'Half' }, { delta: ' an' }, { error: CHAT_ERRORS.midStream }]);
+    expect(lines.join('\n')).toContain('Provider returned error');
   });
 
   it('ends a dropped stream cleanly with an error event', async () => {
@@ -226,7 +258,7 @@ describe('POST /api/chat attachments', () => {
   });
 
   it('tells other models a file was uploaded that they cannot process, without the image', async () => {
-    await readEvents(await handler()(chatRequest(withFile('anthropic/claude-3.5-sonnet', 'photo.png', TINY_PNG))));
+    await readEvents(await handler()(chatRequest(withFile('deepseek/deepseek-chat-v3.1', 'photo.png', TINY_PNG))));
     const raw = JSON.stringify(fake.requests[0]!.body);
     expect(raw).not.toContain('image_url');
     expect(raw).not.toContain(TINY_PNG.slice(30));
@@ -235,19 +267,20 @@ describe('POST /api/chat attachments', () => {
 
   it('treats a bare image_url part the same way', async () => {
     const body = validBody({
-      model: 'google/gemma-3-27b-it:free',
+      model: 'qwen/qwen3-235b-a22b:free',
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: TINY_PNG } }] }],
     });
     await readEvents(await handler()(chatRequest(body)));
     expect(JSON.stringify(fake.requests[0]!.body)).not.toContain('image_url');
   });
 
-  it('inlines text files for every model', async () => {
+  it('inlines text files for every model, and sends their text back to keep', async () => {
     const csv = 'month,revenue\nJan,100\nFeb,140\n';
-    await readEvents(await handler()(chatRequest(withFile('google/gemma-3-27b-it:free', 'sales.csv', dataUrl('text/csv', csv)))));
+    const events = await readEvents(await handler()(chatRequest(withFile('qwen/qwen3-235b-a22b:free', 'sales.csv', dataUrl('text/csv', csv)))));
     await readEvents(await handler()(chatRequest(withFile('openai/gpt-4o', 'notes.md', dataUrl('text/markdown', '# Notes\n- one')))));
-    expect(fake.requests[0]!.body.messages[1].content).toContain(`Contents of the attached file "sales.csv":\n\n${csv}`);
+    expect(fake.requests[0]!.body.messages[1].content).toContain(`Contents of the attached file "sales.csv":\n\n${csv.trim()}`);
     expect(fake.requests[1]!.body.messages[1].content).toContain('# Notes\n- one');
+    expect(events[0]).toEqual({ document: { filename: 'sales.csv', text: csv } });
   });
 
   it('accepts the largest allowed attachment within the body cap', async () => {
@@ -259,12 +292,11 @@ describe('POST /api/chat attachments', () => {
     expect(fake.requests[0]!.body.messages[1].content[1].image_url.url).toBe(big);
   });
 
-  it('names other files without sending their data', async () => {
-    const pdf = dataUrl('application/pdf', '%PDF-1.4 secret-report-bytes');
-    await readEvents(await handler()(chatRequest(withFile('openai/gpt-4o', 'report.pdf', pdf))));
-    const raw = JSON.stringify(fake.requests[0]!.body);
-    expect(raw).toContain('report.pdf');
-    expect(raw).not.toContain(pdf.split(',')[1]);
+  it('refuses a file it cannot read with a clear message, sending nothing', async () => {
+    const res = await handler()(chatRequest(withFile('openai/gpt-4o', 'tool.exe', dataUrl('application/octet-stream', 'MZ'))));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/"tool\.exe" is not a file type the chat can read/);
+    expect(fake.requests).toHaveLength(0);
   });
 });
 
@@ -300,6 +332,8 @@ describe('POST /api/chat bad input', () => {
   const tooMany = Array.from({ length: 500 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` }));
   const cases: [string, () => Request, number, RegExp][] = [
     ['unknown model', () => chatRequest(validBody({ model: 'openai/gpt-5-ultra' })), 400, /model: Unknown model/],
+    ['a retired model', () => chatRequest(validBody({ model: 'anthropic/claude-3-opus' })), 400, /model: Unknown model/],
+    ['a model id that is not one', () => chatRequest(validBody({ model: 'a b"c' })), 400, /model: Unknown model/],
     ['temperature 2.5', () => chatRequest(validBody({ temperature: 2.5 })), 400, /Temperature must be between 0 and 2/],
     ['top_p 1.5', () => chatRequest(validBody({ top_p: 1.5 })), 400, /Top P must be between 0 and 1/],
     ['negative penalty', () => chatRequest(validBody({ presence_penalty: -1 })), 400, /Presence penalty/],

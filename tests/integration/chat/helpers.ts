@@ -17,7 +17,7 @@ export function chatRequest(body: unknown, init: { headers?: Record<string, stri
 export function validBody(overrides: Record<string, unknown> = {}) {
   return {
     agentId: 'market-research',
-    model: 'anthropic/claude-3-opus',
+    model: 'anthropic/claude-opus-4.5',
     messages: [
       { role: 'assistant', content: "Hello! I'm the Market Research Agent." },
       { role: 'user', content: 'Who are my competitors?' },

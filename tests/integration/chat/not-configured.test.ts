@@ -44,8 +44,12 @@ describe('chat without a key', () => {
     expect(off.chat).toEqual({ configured: false, hint: CHAT_SETUP_HINT });
 
     process.env.CHAT_API_KEY = TEST_KEY;
+    // A closed port: the catalogue cannot be read, so the curated list is reported unverified.
+    process.env.CHAT_API_BASE_URL = 'http://127.0.0.1:9/api/v1';
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
     const on = await (await healthFunction(operatorHealthRequest('http://localhost/api/health'))).json();
-    expect(on.chat).toEqual({ configured: true });
+    expect(on.chat).toMatchObject({ configured: true, catalogue: { verified: false, lastError: expect.any(String) } });
+    expect(on.chat.hint).toBeUndefined();
     expect(JSON.stringify(on)).not.toContain(TEST_KEY);
   });
 });

@@ -14,6 +14,23 @@ import { withFileTag } from '../../../src/lib/chat/attachments';
 const agent = AGENTS[0];
 
 describe('conversation', () => {
+  it('replays the text read from earlier attachments as document parts, dropping the oldest to stay within the caps', () => {
+    const doc = (n: number) => ({ filename: `d${n}.pdf`, text: `${n}`.repeat(CHAT_LIMITS.maxDocumentChars) });
+    const history: ConversationMessage[] = [
+      ...initialConversation(agent, 1),
+      ...[1, 2, 3].flatMap((n): ConversationMessage[] => [
+        { role: 'user', content: `[d${n}.pdf] read`, timestamp: 10 * n, documents: [doc(n)] },
+        { role: 'assistant', content: `read ${n}`, timestamp: 10 * n + 1 },
+      ]),
+    ];
+    const messages = requestMessages(history, { text: 'Compare them' });
+    expect(chatRequestSchema.safeParse({ agentId: agent.id, model: 'openai/gpt-4o', messages }).success).toBe(true);
+    const documents = messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.filter((p) => p.type === 'document')));
+    // Two documents of 60,000 characters and their questions pass the 120,000-character cap: only the newest is kept.
+    expect(documents.map((p) => (p as { document: { filename: string } }).document.filename)).toEqual(['d3.pdf']);
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'Compare them' });
+  });
+
   it('starts with the system message and the greeting', () => {
     const [system, hello] = initialConversation(agent, 1);
     expect(system).toMatchObject({ role: 'system', timestamp: 1 });

@@ -22,8 +22,21 @@ async function run(response: Response | (() => Promise<Response>)) {
 describe('streamChat (island side of the protocol)', () => {
   it('feeds deltas in order and resolves on done', async () => {
     const { result, deltas } = await run(sse([{ delta: 'a' }, { delta: 'b' }, { done: true }]));
-    await expect(result).resolves.toBeUndefined();
+    await expect(result).resolves.toEqual({});
     expect(deltas).toEqual(['a', 'b']);
+  });
+
+  it('passes on reasoning and read documents, and says why a reply was cut', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => sse([{ document: { filename: 'a.pdf', text: 'Page one' } }, { reasoning: 'Hm' }, { delta: 'a' }, { done: true, cut: 'length' }])));
+    const seen: string[] = [];
+    const result = await streamChat(body, {
+      signal: new AbortController().signal,
+      onDelta: (d) => seen.push(`delta:${d}`),
+      onReasoning: (r) => seen.push(`reasoning:${r}`),
+      onDocument: (d) => seen.push(`document:${d.filename}:${d.text}`),
+    });
+    expect(result).toEqual({ cut: 'length' });
+    expect(seen).toEqual(['document:a.pdf:Page one', 'reasoning:Hm', 'delta:a']);
   });
 
   it("rejects with the server's message from an error event or an error response", async () => {
