@@ -38,7 +38,7 @@ describe('waitForPayment', () => {
 
 describe('loadOrder', () => {
   it('reads a settled order by its id and token, and throws the server message (or a generic one) otherwise', async () => {
-    const fetchImpl = vi.fn(async () => Response.json(order('completed')));
+    const fetchImpl = vi.fn(async (_url: string) => Response.json(order('completed')));
     await expect(loadOrder('p1', 't/1', { fetchImpl: fetchImpl as unknown as typeof fetch })).resolves.toMatchObject({ status: 'completed' });
     expect(fetchImpl.mock.calls[0]![0]).toBe(orderUrl('p1', 't/1'));
     expect(orderUrl('p1', 't/1')).toBe('/api/orders/p1?token=t%2F1');
