@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { clearCart, rememberDownloads } from '../lib/cart';
 import { formatPrice } from '../lib/catalog';
-import { confirmationSentence, orderPageUrl, waitForPayment, type PaidOrder } from '../lib/checkout-status';
+import { confirmationSentence, loadOrder, orderPageUrl, waitForPayment, type PaidOrder } from '../lib/checkout-status';
 import { MSG } from '../lib/messages';
 import { firstTimeInSession } from '../lib/once';
 import { toast } from '../lib/toast';
@@ -34,54 +34,59 @@ type State =
 export default function OrderSummary() {
   const [state, setState] = useState<State>({ kind: 'none' });
   const [attempt, setAttempt] = useState(0);
+  useEffect(() => followOrder(setState), [attempt]);
 
-  useEffect(() => {
-    const params = new URLSearchParams(window.location.search);
-    const sessionId = params.get('session_id');
-    const order = params.get('order');
-    const token = params.get('token');
-    const controller = new AbortController();
-    const fail = (error: Error) => {
-      if (error.name !== 'AbortError') setState({ kind: 'error', message: error.message });
-    };
-    const show = (loaded: Order) => {
-      const ended = ENDED[loaded.status];
-      if (ended) return setState({ kind: 'ended', message: ended });
-      clearCart();
-      // The tool's Download gives these clean files from now on, wherever the order was paid.
-      rememberDownloads(loaded.downloads);
-      setState({ kind: 'loaded', order: loaded });
-      // Toasted here, after the redirect, where the buyer can read it; once per order, not on every reload.
-      if (firstTimeInSession(`lumora:order-toasted:${loaded.paymentId}`)) toast.success(MSG.checkoutSuccess);
-    };
+  if (state.kind === 'loaded') return <OrderDetails order={state.order} />;
+  return <OrderStatus state={state} onRetry={() => setAttempt((n) => n + 1)} />;
+}
 
-    if (sessionId) {
-      setState({ kind: 'confirming' });
-      waitForPayment(sessionId, { signal: controller.signal })
-        .then((paid) => {
-          if (paid.status === 'pending') return setState({ kind: 'slow', sessionId });
-          if (ENDED[paid.status]) return show(paid);
-          // A reload or a bookmark now opens the order directly.
-          window.history.replaceState(null, '', orderPageUrl(paid));
-          show(paid);
-        })
-        .catch(fail);
-      return () => controller.abort();
-    }
-
+/**
+ * Follows the page's address: a Stripe session is waited for until its payment settles, a demo order is loaded
+ * by its token; `setState` learns each step. Returns the cleanup that abandons the requests.
+ */
+function followOrder(setState: (state: State) => void): () => void {
+  const params = new URLSearchParams(window.location.search);
+  const sessionId = params.get('session_id');
+  const order = params.get('order');
+  const token = params.get('token');
+  const controller = new AbortController();
+  const fail = (error: Error) => {
+    if (error.name !== 'AbortError') setState({ kind: 'error', message: error.message });
+  };
+  const show = (loaded: Order) => {
+    const ended = ENDED[loaded.status];
+    if (ended) return setState({ kind: 'ended', message: ended });
     clearCart();
-    if (!order || !token) return;
-    setState({ kind: 'loading' });
-    fetch(`/api/orders/${encodeURIComponent(order)}?token=${encodeURIComponent(token)}`, { signal: controller.signal })
-      .then(async (response) => {
-        const data = await response.json().catch(() => ({}));
-        if (!response.ok || !data.success) throw new Error(data.error || 'Could not load your order');
-        show(data as Order);
+    // The tool's Download gives these clean files from now on, wherever the order was paid.
+    rememberDownloads(loaded.downloads);
+    setState({ kind: 'loaded', order: loaded });
+    // Toasted here, after the redirect, where the buyer can read it; once per order, not on every reload.
+    if (firstTimeInSession(`lumora:order-toasted:${loaded.paymentId}`)) toast.success(MSG.checkoutSuccess);
+  };
+
+  if (sessionId) {
+    setState({ kind: 'confirming' });
+    waitForPayment(sessionId, { signal: controller.signal })
+      .then((paid) => {
+        if (paid.status === 'pending') return setState({ kind: 'slow', sessionId });
+        if (ENDED[paid.status]) return show(paid);
+        // A reload or a bookmark now opens the order directly.
+        window.history.replaceState(null, '', orderPageUrl(paid));
+        show(paid);
       })
       .catch(fail);
     return () => controller.abort();
-  }, [attempt]);
+  }
 
+  clearCart();
+  if (!order || !token) return () => {};
+  setState({ kind: 'loading' });
+  loadOrder(order, token, { signal: controller.signal }).then(show).catch(fail);
+  return () => controller.abort();
+}
+
+/** Every state but the loaded order: nothing, loading, confirming, still pending (with a retry), ended, failed. */
+function OrderStatus({ state, onRetry }: { state: Exclude<State, { kind: 'loaded' }>; onRetry: () => void }) {
   if (state.kind === 'none') return null;
   if (state.kind === 'loading') {
     return <p className="card text-muted" role="status">Loading your order…</p>;
@@ -93,7 +98,7 @@ export default function OrderSummary() {
     return (
       <div className="card space-y-3" role="status">
         <p>{MSG.paymentStillConfirming}</p>
-        <button type="button" className="btn-secondary" onClick={() => setAttempt((n) => n + 1)}>
+        <button type="button" className="btn-secondary" onClick={onRetry}>
           Check again
         </button>
       </div>
@@ -102,15 +107,15 @@ export default function OrderSummary() {
   if (state.kind === 'ended') {
     return <p className="card" role="alert">{state.message}</p>;
   }
-  if (state.kind === 'error') {
-    return (
-      <p className="card text-danger" role="alert">
-        {state.message}. Keep the link of this page and contact us if the problem persists.
-      </p>
-    );
-  }
+  return (
+    <p className="card text-danger" role="alert">
+      {state.message}. Keep the link of this page and contact us if the problem persists.
+    </p>
+  );
+}
 
-  const { order } = state;
+/** The settled order: what happened to the confirmation e-mail, each item with its download, the total. */
+function OrderDetails({ order }: { order: Order }) {
   const downloadFor = (id?: string) => order.downloads.find((d) => d.transformationId === id);
   return (
     <>

@@ -38,6 +38,25 @@ export const CONFIRM_POLL = { intervalMs: 1500, attempts: 20 } as const;
 
 export const sessionOrderUrl = (sessionId: string) => `/api/checkout/sessions/${encodeURIComponent(sessionId)}`;
 
+export const orderUrl = (paymentId: string, orderToken: string) =>
+  `/api/orders/${encodeURIComponent(paymentId)}?token=${encodeURIComponent(orderToken)}`;
+
+/** The order an answer carries, or the server's message (a generic one when it sent none) as an Error. */
+async function readOrder(response: Response): Promise<PaidOrder> {
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok || !data.success) throw new Error(data.error || 'Could not load your order');
+  return data as PaidOrder;
+}
+
+/** A settled order by its id and token (the demo checkout's success address); errors as waitForPayment's. */
+export async function loadOrder(
+  paymentId: string,
+  orderToken: string,
+  { fetchImpl = fetch, signal }: { fetchImpl?: typeof fetch; signal?: AbortSignal } = {},
+): Promise<PaidOrder> {
+  return readOrder(await fetchImpl(orderUrl(paymentId, orderToken), { signal }));
+}
+
 /** The order once it is settled, or still pending after `attempts` looks; an unknown session throws. */
 export async function waitForPayment(
   sessionId: string,
@@ -45,10 +64,7 @@ export async function waitForPayment(
 ): Promise<PaidOrder> {
   const { intervalMs, attempts } = { ...CONFIRM_POLL, ...poll };
   for (let attempt = 1; ; attempt++) {
-    const response = await fetchImpl(sessionOrderUrl(sessionId), { signal, cache: 'no-store' });
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok || !data.success) throw new Error(data.error || 'Could not load your order');
-    const order = data as PaidOrder;
+    const order = await readOrder(await fetchImpl(sessionOrderUrl(sessionId), { signal, cache: 'no-store' }));
     if (order.status !== 'pending' || attempt >= attempts) return order;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, intervalMs);

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
 // Builds tiny ONNX models byte by byte, so tests can run the real onnxruntime-node path without
 // downloading weights. ONNX files are protobuf-encoded `onnx.ModelProto` messages; the field numbers
 // below are those of onnx/onnx.proto (https://github.com/onnx/onnx/blob/main/onnx/onnx.proto).
@@ -108,4 +112,22 @@ export function tinyColorizerModel(opts: { k: number; c: number; pool?: number; 
     inputs: [{ name: 'L', dims: [1, Cin, S, S] }],
     outputs: [{ name: 'ab', dims: [1, C, h, h] }],
   });
+}
+
+/**
+ * A temporary folder for one test file's model files, removed after its tests: `file(bytes)` writes the next one
+ * and returns its path.
+ */
+export function modelFolder(): { dir: string; file: (bytes: Uint8Array | Buffer) => string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lumora-onnx-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  return {
+    dir,
+    file: (bytes) => {
+      const p = path.join(dir, `m${n++}.onnx`);
+      writeFileSync(p, bytes);
+      return p;
+    },
+  };
 }

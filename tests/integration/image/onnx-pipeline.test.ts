@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createColorizer, restoreAndColorize } from '../../../netlify/lib/image';
 import { rgbToLab } from '../../../netlify/lib/image/lab';
 import { onnxColorizer, onnxModelAvailable } from '../../../netlify/lib/image/onnx';
-import { tinyColorizerModel } from '../../support/tiny-onnx';
+import { modelFolder, tinyColorizerModel } from '../../support/tiny-onnx';
 
 // The whole restoration with a local ONNX colorizer (its contract is unit-tested in tests/unit/image/onnx.test.ts).
 // The real onnxruntime-node runs tiny models written by tests/support/tiny-onnx.ts. Their output is a
@@ -14,16 +12,8 @@ import { tinyColorizerModel } from '../../support/tiny-onnx';
 // like Zhang et al.'s ECCV16 network. With the documented contract, input (L* − 50) / 100 and output ×110:
 //   a* = 110·k·(L* − 50)/100,  b* = 110·c.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lumora-onnx-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, file: modelFile } = modelFolder();
 afterEach(() => vi.unstubAllEnvs());
-
-let n = 0;
-function modelFile(bytes: Uint8Array | Buffer): string {
-  const p = path.join(dir, `m${n++}.onnx`);
-  writeFileSync(p, bytes);
-  return p;
-}
 describe('createColorizer and the pipeline with a local model', () => {
   it('picks onnx when COLORIZER_ONNX_MODEL is an existing file, exemplar otherwise', () => {
     const p = modelFile(tinyColorizerModel({ k: 1, c: 0 }));

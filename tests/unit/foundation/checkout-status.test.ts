@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ITEM_PRICES } from '../../../src/lib/catalog';
-import { orderPageUrl, sessionOrderUrl, waitForPayment } from '../../../src/lib/checkout-status';
+import { loadOrder, orderPageUrl, orderUrl, sessionOrderUrl, waitForPayment } from '../../../src/lib/checkout-status';
 
 const order = (status: string) => ({ success: true, paymentId: 'p1', orderToken: 't/1', status, amount: ITEM_PRICES.image, items: [], downloads: [] });
 
@@ -33,5 +33,18 @@ describe('waitForPayment', () => {
 
   it('gives the permanent order address with encoded values', () => {
     expect(orderPageUrl({ paymentId: 'p1', orderToken: 't/1' })).toBe('/checkout/success?order=p1&token=t%2F1');
+  });
+});
+
+describe('loadOrder', () => {
+  it('reads a settled order by its id and token, and throws the server message (or a generic one) otherwise', async () => {
+    const fetchImpl = vi.fn(async (_url: string) => Response.json(order('completed')));
+    await expect(loadOrder('p1', 't/1', { fetchImpl: fetchImpl as unknown as typeof fetch })).resolves.toMatchObject({ status: 'completed' });
+    expect(fetchImpl.mock.calls[0]![0]).toBe(orderUrl('p1', 't/1'));
+    expect(orderUrl('p1', 't/1')).toBe('/api/orders/p1?token=t%2F1');
+    const forbidden = vi.fn(async () => Response.json({ success: false, error: 'Forbidden' }, { status: 403 }));
+    await expect(loadOrder('p1', 'bad', { fetchImpl: forbidden as unknown as typeof fetch })).rejects.toThrow('Forbidden');
+    const broken = vi.fn(async () => new Response('<html>', { status: 502 }));
+    await expect(loadOrder('p1', 't', { fetchImpl: broken as unknown as typeof fetch })).rejects.toThrow('Could not load your order');
   });
 });

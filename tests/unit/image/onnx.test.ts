@@ -1,27 +1,18 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ColorizerError, createColorizer } from '../../../netlify/lib/image';
 import { rgbToLab } from '../../../netlify/lib/image/lab';
 import { onnxColorizer } from '../../../netlify/lib/image/onnx';
-import { tinyColorizerModel } from '../../support/tiny-onnx';
+import { modelFolder, tinyColorizerModel } from '../../support/tiny-onnx';
 
 // The real onnxruntime-node runs tiny models written by tests/support/tiny-onnx.ts. Their output is a
 // known function of the input: a = k × (normalised L* averaged over 4×4 blocks), b = c, at S/4 × S/4
 // like Zhang et al.'s ECCV16 network. With the documented contract, input (L* − 50) / 100 and output ×110:
 //   a* = 110·k·(L* − 50)/100,  b* = 110·c.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lumora-onnx-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, file: modelFile } = modelFolder();
 afterEach(() => vi.unstubAllEnvs());
-
-let n = 0;
-function modelFile(bytes: Uint8Array | Buffer): string {
-  const p = path.join(dir, `m${n++}.onnx`);
-  writeFileSync(p, bytes);
-  return p;
-}
 const plane = (w: number, h: number, f: (x: number, y: number) => number) => {
   const L = new Float32Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) L[y * w + x] = f(x, y);

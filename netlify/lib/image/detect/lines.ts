@@ -69,7 +69,6 @@ function chainRanges(off: Int32Array, len: number, lo: number, size: number, cha
  * and kept (as a float) at each of its pixels in `P`: a line mean is the difference of two of them.
  */
 function sweep(p: Float32Array, w: number, h: number, t: number, yMajor: boolean, half: number, k: number, field: FieldSums, keep: Float32Array | null): void {
-  const { P, sums, first, last, best, mean, direction } = field;
   // Steps along the major axis, the minor axis's size.
   const len = yMajor ? h : w;
   const size = yMajor ? w : h;
@@ -79,58 +78,83 @@ function sweep(p: Float32Array, w: number, h: number, t: number, yMajor: boolean
   // entering from above or the left) to size − 1 − min(off).
   const lo = -Math.max(0, off[len - 1]!);
   const chains = size + Math.abs(off[len - 1]!);
-  chainRanges(off, len, lo, size, chains, first, last);
-  sums.fill(0, 0, chains);
-  const whole = 2 * half + 1;
-  if (!yMajor) {
-    // Rows in the order the lines run through them (down when they descend, up when they climb), so each
-    // line's pixels come in order of x.
-    const down = off[len - 1]! >= 0;
-    for (let r = 0; r < h; r++) {
-      const y = down ? r : h - 1 - r;
-      const o = y * w;
-      for (let x = 0; x < w; x++) {
-        const c = y - off[x]! - lo;
-        const sum = sums[c]! + p[o + x]!;
-        sums[c] = sum;
-        P[o + x] = sum;
-      }
-    }
-    for (let y = 0; y < h; y++) {
-      const o = y * w;
-      for (let x = 0; x < w; x++) {
-        // The line through (x, y) is at row base + off[j] at column j.
-        const base = y - off[x]!;
-        const c = base - lo;
-        const f = first[c]!;
-        const l = last[c]!;
-        let v: number;
-        if (x - half > f && x + half <= l) {
-          // Inside: the whole line, and a sum before its start.
-          v = Math.fround((P[(base + off[x + half]!) * w + x + half]! - P[(base + off[x - half - 1]!) * w + x - half - 1]!) / whole);
-        } else {
-          const x0 = Math.max(f, x - half);
-          const x1 = Math.min(l, x + half);
-          const n = x1 - x0 + 1;
-          v = NaN;
-          if (n > half) {
-            const before = x0 > f ? P[(base + off[x0 - 1]!) * w + x0 - 1]! : 0;
-            v = Math.fround((P[(base + off[x1]!) * w + x1]! - before) / n);
-          }
-        }
-        if (keep) keep[o + x] = v;
-        if (Number.isNaN(v)) continue;
-        const m = Math.abs(v);
-        mean[o + x]! += m / LINE_DIRECTIONS;
-        if (m > Math.abs(best[o + x]!)) {
-          best[o + x] = v;
-          direction[o + x] = k;
-        }
-      }
-    }
-    return;
+  chainRanges(off, len, lo, size, chains, field.first, field.last);
+  field.sums.fill(0, 0, chains);
+  const lines: Lines = { p, w, h, off, lo, half, k, field };
+  if (yMajor) {
+    columnSums(lines);
+    columnMeans(lines);
+  } else {
+    rowSums(lines);
+    rowMeans(lines, keep);
   }
-  // Every row holds one pixel of each line crossing it, so rows in order give each line's pixels in order of y.
+}
+
+/** One direction's digital lines over the plane, and the field they are merged into. */
+type Lines = { p: Float32Array; w: number; h: number; off: Int32Array; lo: number; half: number; k: number; field: FieldSums };
+
+/** Merges line mean `v` of direction `k` at pixel `i` into the field (its mean over directions, its strongest). */
+function record(field: FieldSums, i: number, v: number, k: number): void {
+  const m = Math.abs(v);
+  field.mean[i]! += m / LINE_DIRECTIONS;
+  if (m > Math.abs(field.best[i]!)) {
+    field.best[i] = v;
+    field.direction[i] = k;
+  }
+}
+
+/**
+ * x-major lines' running sums: rows in the order the lines run through them (down when they descend, up when
+ * they climb), so each line's pixels come in order of x.
+ */
+function rowSums({ p, w, h, off, lo, field: { sums, P } }: Lines): void {
+  const down = off[w - 1]! >= 0;
+  for (let r = 0; r < h; r++) {
+    const y = down ? r : h - 1 - r;
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      const c = y - off[x]! - lo;
+      const sum = sums[c]! + p[o + x]!;
+      sums[c] = sum;
+      P[o + x] = sum;
+    }
+  }
+}
+
+/** x-major lines' means at every pixel, merged (and kept in `keep`, NaN included, when given). */
+function rowMeans({ w, h, off, lo, half, k, field }: Lines, keep: Float32Array | null): void {
+  const { P, first, last } = field;
+  const whole = 2 * half + 1;
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      // The line through (x, y) is at row base + off[j] at column j.
+      const base = y - off[x]!;
+      const c = base - lo;
+      const f = first[c]!;
+      const l = last[c]!;
+      let v: number;
+      if (x - half > f && x + half <= l) {
+        // Inside: the whole line, and a sum before its start.
+        v = Math.fround((P[(base + off[x + half]!) * w + x + half]! - P[(base + off[x - half - 1]!) * w + x - half - 1]!) / whole);
+      } else {
+        const x0 = Math.max(f, x - half);
+        const x1 = Math.min(l, x + half);
+        const n = x1 - x0 + 1;
+        v = NaN;
+        if (n > half) {
+          const before = x0 > f ? P[(base + off[x0 - 1]!) * w + x0 - 1]! : 0;
+          v = Math.fround((P[(base + off[x1]!) * w + x1]! - before) / n);
+        }
+      }
+      if (keep) keep[o + x] = v;
+      if (!Number.isNaN(v)) record(field, o + x, v, k);
+    }
+  }
+}
+
+/** y-major lines' running sums: every row holds one pixel of each line crossing it, so rows in order give each line's pixels in order of y. */
+function columnSums({ p, w, h, off, lo, field: { sums, P } }: Lines): void {
   for (let y = 0; y < h; y++) {
     const c0 = -lo - off[y]!;
     const o = y * w;
@@ -141,6 +165,12 @@ function sweep(p: Float32Array, w: number, h: number, t: number, yMajor: boolean
       P[o + x] = sum;
     }
   }
+}
+
+/** y-major lines' means at every pixel, merged where at least half their steps fall inside the plane. */
+function columnMeans({ w, h, off, lo, half, k, field }: Lines): void {
+  const { P, first, last } = field;
+  const whole = 2 * half + 1;
   for (let y = 0; y < h; y++) {
     const o = y * w;
     // Where the line through (x, y) is half steps ahead and half + 1 behind, for lines inside there.
@@ -163,13 +193,7 @@ function sweep(p: Float32Array, w: number, h: number, t: number, yMajor: boolean
         const before = y0 > f ? P[(y0 - 1) * w + base + off[y0 - 1]!]! : 0;
         v = Math.fround((P[y1 * w + base + off[y1]!]! - before) / n);
       }
-      if (Number.isNaN(v)) continue;
-      const m = Math.abs(v);
-      mean[o + x]! += m / LINE_DIRECTIONS;
-      if (m > Math.abs(best[o + x]!)) {
-        best[o + x] = v;
-        direction[o + x] = k;
-      }
+      if (!Number.isNaN(v)) record(field, o + x, v, k);
     }
   }
 }

@@ -77,100 +77,24 @@ function usableCentres(damaged: Uint8Array, bw: number, bh: number, half: number
 
 /** Fills a region of `mask` (its pixels `members`, inside `box`); other regions there are neither used nor filled. */
 function fillRegion(L: Float32Array, W: number, mask: Uint8Array, members: Int32Array, box: Box, half: number, win: number, K: number, confidence?: PatchConfidence): void {
-  const { bw, bh, n, I, known, damaged, mine } = regionPlanes(L, W, mask, members, box);
+  const planes = regionPlanes(L, W, mask, members, box);
+  const { bw, n, I, known, mine } = planes;
   const spread = new Float32Array(confidence ? n : 0);
   const match = new Float32Array(confidence ? n : 0);
-  const usable = usableCentres(damaged, bw, bh, half);
-  // Onion order: rings of damaged pixels by distance (8-neighbour steps) to the known ones.
-  let ring: number[] = [];
-  const queued = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    if (!mine[i]) continue;
-    const x = i % bw;
-    const y = (i - x) / bw;
-    const border = (x > 0 && known[i - 1]) || (x < bw - 1 && known[i + 1]) || (y > 0 && known[i - bw]) || (y < bh - 1 && known[i + bw]);
-    if (!border) continue;
-    ring.push(i);
-    queued[i] = 1;
-  }
-  const bestD = new Float64Array(K);
-  const bestV = new Float64Array(K);
-  const offsets: number[] = [];
-  for (let dy = -half; dy <= half; dy++) for (let dx = -half; dx <= half; dx++) offsets.push(dy * bw + dx);
+  const search = patchSearch(planes, half, win, K);
   const neighbours = [-1, 1, -bw, bw, -bw - 1, -bw + 1, bw - 1, bw + 1];
-  // The known pixels of the patch being filled, and their values: the same for every candidate compared.
-  const knownOffsets = new Int32Array(offsets.length);
-  const knownValues = new Float64Array(offsets.length);
+  // Onion order: rings of damaged pixels by distance (8-neighbour steps) to the known ones.
+  const queued = new Uint8Array(n);
+  let ring = firstRing(planes, queued);
   while (ring.length) {
     const next: number[] = [];
     for (const i of ring) {
       const x = i % bw;
-      const y = (i - x) / bw;
-      bestD.fill(Infinity);
-      const inner = x >= half && y >= half && x < bw - half && y < bh - half;
-      let count = 0;
-      if (inner) {
-        for (const o of offsets) {
-          if (!known[i + o]) continue;
-          knownOffsets[count] = o;
-          knownValues[count] = I[i + o]!;
-          count++;
-        }
-      }
-      for (let cy = Math.max(half, y - win); cy <= Math.min(bh - 1 - half, y + win); cy++) {
-        for (let cx = Math.max(half, x - win); cx <= Math.min(bw - 1 - half, x + win); cx++) {
-          const c = cy * bw + cx;
-          if (!usable[c]) continue;
-          let s = 0;
-          let m = 0;
-          if (inner) {
-            // Stops as soon as the candidate cannot be among the K best (the same choice, sooner).
-            const limit = bestD[K - 1]! * count;
-            for (let q = 0; q < count && s < limit; q++) {
-              const e = knownValues[q]! - I[c + knownOffsets[q]!]!;
-              s += e * e;
-            }
-            m = count;
-          } else {
-            for (let dy = -half; dy <= half; dy++) {
-              for (let dx = -half; dx <= half; dx++) {
-                const xx = x + dx;
-                const yy = y + dy;
-                if (xx < 0 || yy < 0 || xx >= bw || yy >= bh || !known[yy * bw + xx]) continue;
-                const e = I[yy * bw + xx]! - I[c + dy * bw + dx]!;
-                s += e * e;
-                m++;
-              }
-            }
-          }
-          if (!m) continue;
-          s /= m;
-          if (s >= bestD[K - 1]!) continue;
-          let k = K - 1;
-          while (k > 0 && bestD[k - 1]! > s) {
-            bestD[k] = bestD[k - 1]!;
-            bestV[k] = bestV[k - 1]!;
-            k--;
-          }
-          bestD[k] = s;
-          bestV[k] = I[c]!;
-        }
-      }
-      if (bestD[0]! < Infinity) {
-        const h2 = 2 * Math.max(1, bestD[0]!);
-        let sw = 0;
-        let sv = 0;
-        for (let k = 0; k < K && bestD[k]! < Infinity; k++) {
-          const weight = Math.exp(-bestD[k]! / h2);
-          sw += weight;
-          sv += weight * bestV[k]!;
-        }
-        I[i] = sv / sw;
+      if (bestMatches(search, i)) {
+        I[i] = blend(search, K);
         if (confidence) {
-          let sq = 0;
-          for (let k = 0; k < K && bestD[k]! < Infinity; k++) sq += Math.exp(-bestD[k]! / h2) * (bestV[k]! - I[i]!) ** 2;
-          spread[i] = Math.sqrt(sq / sw);
-          match[i] = Math.sqrt(bestD[0]!);
+          spread[i] = matchSpread(search, K, I[i]!);
+          match[i] = Math.sqrt(search.bestD[0]!);
         }
       }
       for (const o of neighbours) {
@@ -192,4 +116,129 @@ function fillRegion(L: Float32Array, W: number, mask: Uint8Array, members: Int32
       confidence.match[g] = match[i]!;
     }
   }
+}
+
+type Planes = ReturnType<typeof regionPlanes>;
+
+/** The region's pixels beside a known one (4-neighbours): the onion's first ring, marked in `queued`. */
+function firstRing({ bw, bh, n, known, mine }: Planes, queued: Uint8Array): number[] {
+  const ring: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!mine[i]) continue;
+    const x = i % bw;
+    const y = (i - x) / bw;
+    const border = (x > 0 && known[i - 1]) || (x < bw - 1 && known[i + 1]) || (y > 0 && known[i - bw]) || (y < bh - 1 && known[i + bw]);
+    if (!border) continue;
+    ring.push(i);
+    queued[i] = 1;
+  }
+  return ring;
+}
+
+/** The patch search's fixed parts (offsets, usable centres) and its scratch: the K best distances and values. */
+function patchSearch(planes: Planes, half: number, win: number, K: number) {
+  const { bw, bh, damaged } = planes;
+  const offsets: number[] = [];
+  for (let dy = -half; dy <= half; dy++) for (let dx = -half; dx <= half; dx++) offsets.push(dy * bw + dx);
+  return {
+    ...planes,
+    half,
+    win,
+    K,
+    usable: usableCentres(damaged, bw, bh, half),
+    offsets,
+    bestD: new Float64Array(K),
+    bestV: new Float64Array(K),
+    // The known pixels of the patch being filled, and their values: the same for every candidate compared.
+    knownOffsets: new Int32Array(offsets.length),
+    knownValues: new Float64Array(offsets.length),
+  };
+}
+type PatchSearch = ReturnType<typeof patchSearch>;
+
+/**
+ * The K undamaged patches within `win` of pixel i whose known pixels match its own best (mean squared difference),
+ * left in `bestD` / `bestV` (their centres' values), best first; false when none was found.
+ */
+function bestMatches(sr: PatchSearch, i: number): boolean {
+  const { bw, bh, I, known, usable, offsets, half, win, K, bestD, bestV, knownOffsets, knownValues } = sr;
+  const x = i % bw;
+  const y = (i - x) / bw;
+  bestD.fill(Infinity);
+  const inner = x >= half && y >= half && x < bw - half && y < bh - half;
+  let count = 0;
+  if (inner) {
+    for (const o of offsets) {
+      if (!known[i + o]) continue;
+      knownOffsets[count] = o;
+      knownValues[count] = I[i + o]!;
+      count++;
+    }
+  }
+  for (let cy = Math.max(half, y - win); cy <= Math.min(bh - 1 - half, y + win); cy++) {
+    for (let cx = Math.max(half, x - win); cx <= Math.min(bw - 1 - half, x + win); cx++) {
+      const c = cy * bw + cx;
+      if (!usable[c]) continue;
+      let s = 0;
+      let m = 0;
+      if (inner) {
+        // Stops as soon as the candidate cannot be among the K best (the same choice, sooner).
+        const limit = bestD[K - 1]! * count;
+        for (let q = 0; q < count && s < limit; q++) {
+          const e = knownValues[q]! - I[c + knownOffsets[q]!]!;
+          s += e * e;
+        }
+        m = count;
+      } else {
+        for (let dy = -half; dy <= half; dy++) {
+          for (let dx = -half; dx <= half; dx++) {
+            const xx = x + dx;
+            const yy = y + dy;
+            if (xx < 0 || yy < 0 || xx >= bw || yy >= bh || !known[yy * bw + xx]) continue;
+            const e = I[yy * bw + xx]! - I[c + dy * bw + dx]!;
+            s += e * e;
+            m++;
+          }
+        }
+      }
+      if (!m) continue;
+      s /= m;
+      if (s >= bestD[K - 1]!) continue;
+      let k = K - 1;
+      while (k > 0 && bestD[k - 1]! > s) {
+        bestD[k] = bestD[k - 1]!;
+        bestV[k] = bestV[k - 1]!;
+        k--;
+      }
+      bestD[k] = s;
+      bestV[k] = I[c]!;
+    }
+  }
+  return bestD[0]! < Infinity;
+}
+
+/** The matches' centre values weighted by exp(−d / 2d₀) (d₀ the best distance, at least 1). */
+function blend({ bestD, bestV }: PatchSearch, K: number): number {
+  const h2 = 2 * Math.max(1, bestD[0]!);
+  let sw = 0;
+  let sv = 0;
+  for (let k = 0; k < K && bestD[k]! < Infinity; k++) {
+    const weight = Math.exp(-bestD[k]! / h2);
+    sw += weight;
+    sv += weight * bestV[k]!;
+  }
+  return sv / sw;
+}
+
+/** How much the matches disagree about the value filled in (their weighted spread around it). */
+function matchSpread({ bestD, bestV }: PatchSearch, K: number, value: number): number {
+  const h2 = 2 * Math.max(1, bestD[0]!);
+  let sw = 0;
+  let sq = 0;
+  for (let k = 0; k < K && bestD[k]! < Infinity; k++) {
+    const weight = Math.exp(-bestD[k]! / h2);
+    sw += weight;
+    sq += weight * (bestV[k]! - value) ** 2;
+  }
+  return Math.sqrt(sq / sw);
 }
