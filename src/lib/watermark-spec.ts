@@ -30,6 +30,11 @@ export const WATERMARK = {
    * plus grain of ±`grain` grey levels, so the pixels there carry no more than a coarse, noisy copy.
    */
   destroy: { cellShare: 1 / 64, minCellPx: 6, grain: 56 },
+  /**
+   * Video previews (480p, below the cheapest paid file): under the letters, the mean of `cell`-pixel squares
+   * (a share of the short side) plus uniform grain of ±`grain`/2 grey levels drawn afresh on every frame.
+   */
+  videoDestroy: { cellShare: 1 / 40, grain: 100 },
   /** Previews are at most this many pixels on the long side; purchases are full resolution. */
   previewMaxSide: 1024,
   /** The island's shadow, so the brand reads on light and dark pictures alike. */
