@@ -10,6 +10,7 @@
  * `--quick` runs fewer sizes and repetitions; `--only=cat,parrot` scores just those fixtures.
  */
 import path from 'node:path';
+import { jsonOnlyStdout } from '../bench/stdout';
 import { fileURLToPath } from 'node:url';
 import { benchImage, onlyFlag } from '../bench/image';
 import { benchVideo } from '../bench/video';
@@ -17,6 +18,8 @@ import { benchLocalServer } from '../bench/local-server';
 import { benchDeploy } from '../bench/deploy';
 import { benchHardening } from '../bench/hardening';
 
+// stdout carries the JSON document only (`npm run bench > bench.json` parses): every log goes to stderr.
+const printJson = jsonOnlyStdout();
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => ['image', 'video', 'server', 'deploy', 'hardening'].includes(a));
 
@@ -26,4 +29,4 @@ if (!only || only === 'video') report.video = await benchVideo({ runs: quick ? 2
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();
 if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
-console.log(JSON.stringify(report, null, 2));
+printJson(report);
