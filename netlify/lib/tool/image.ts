@@ -202,6 +202,19 @@ async function keptPass(t: Transformation): Promise<AutomaticPass | null> {
  * are applied again, and the colouring is redone only when the colour source changed (a reference photo added,
  * replaced or removed). Without one, the whole restoration runs again from the original and its pass is kept.
  */
+/** The upload's watermark layout (uploadWatermarkSeed), remembered per stored original: every heal re-renders. */
+const layouts = new Map<string, number>();
+async function layoutOf(originalPath: string, original: Buffer): Promise<number> {
+  const key = `${process.env.APP_SECRET ?? ''}\n${originalPath}`;
+  let seed = layouts.get(key);
+  if (seed === undefined) {
+    seed = await uploadWatermarkSeed(original);
+    if (layouts.size >= 256) layouts.delete(layouts.keys().next().value!);
+    layouts.set(key, seed);
+  }
+  return seed;
+}
+
 /** The colour source's key: a hash of the reference photo's bytes, so a replaced photo (same type, same path) is used. */
 const referenceKeyOf = (reference: Buffer) => `sha256:${createHash('sha256').update(reference).digest('hex').slice(0, 32)}`;
 
@@ -241,7 +254,7 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
     throw toHttpError(error);
   }
   const { result } = rendered;
-  const preview = await makePreview(result.image, await uploadWatermarkSeed(original));
+  const preview = await makePreview(result.image, await layoutOf(t.originalPath, original));
   if (change.reference) await storage.put(referencePath!, change.reference.bytes, mimeFor(change.reference.format));
   const passPath = rendered.passChanged ? await keepPass(id, rendered.pass) : t.meta.passPath ?? null;
   // Purchase may have happened meanwhile: update only while still unpurchased.
