@@ -11,6 +11,7 @@
  * `--quick` runs fewer sizes and repetitions; `--only=cat,parrot` scores just those fixtures.
  */
 import path from 'node:path';
+import { jsonOnlyStdout } from '../bench/stdout';
 import { fileURLToPath } from 'node:url';
 import { benchImage, onlyFlag } from '../bench/image';
 import { benchVideo } from '../bench/video';
@@ -19,6 +20,8 @@ import { benchDeploy } from '../bench/deploy';
 import { benchHardening } from '../bench/hardening';
 import { benchVision } from '../bench/vision';
 
+// stdout carries the JSON document only (`npm run bench > bench.json` parses): every log goes to stderr.
+const printJson = jsonOnlyStdout();
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => ['image', 'video', 'vision', 'server', 'deploy', 'hardening'].includes(a));
 
@@ -29,4 +32,4 @@ if (!only || only === 'vision') report.vision = await benchVision({ runs: quick 
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();
 if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
-console.log(JSON.stringify(report, null, 2));
+printJson(report);

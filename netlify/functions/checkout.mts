@@ -6,6 +6,7 @@ import { errorJson, HttpError, json, parseWith, readJson, requireMethod, withErr
 import { readPaymentsConfig } from '../lib/payments/config';
 import { deployOrigin } from '../lib/running-deploy';
 import { stripeCheckout } from '../lib/payments/stripe-checkout';
+import { sellingCheck } from '../lib/payments/selling';
 import { clientId } from '../lib/client-identity';
 
 // POST /api/checkout { items: [{ transformationId } | { packageId }], idempotencyKey, email? } — prices come
@@ -20,6 +21,11 @@ export default withErrors(async (req: Request, context: unknown) => {
   if (payments.mode === 'misconfigured') {
     console.error(`[payments] checkout refused: ${payments.problem}`);
     return errorJson(503, payments.liveKeyOutsideProduction ? MSG.paymentsLiveOnPreview : MSG.paymentsUnavailable);
+  }
+  const selling = await sellingCheck();
+  if (!selling.allowed) {
+    console.error(`[payments] checkout refused: ${selling.problem}`);
+    return errorJson(503, MSG.checkoutOffOnPreview);
   }
   const client = clientId(context);
   const result = payments.mode === 'stripe' ? await stripeCheckout(input, payments.stripe, stripeReturnOrigin(), client) : await demoCheckout(input, client);

@@ -3,7 +3,7 @@ import { cspHealth, isOperatorRequest, platformHealth } from '../lib/health';
 import { json, requireMethod, withErrors } from '../lib/http';
 import { videoHealth } from '../lib/tool';
 import { chatHealth } from '../lib/chat/health';
-import { paymentsHealth } from '../lib/payments/config';
+import { paymentsStatus } from '../lib/payments/selling';
 import type { PublicHealth } from '../../src/lib/health';
 
 // GET /api/health — public: whether the site works (200, or 503 when its database does not answer) and what
@@ -13,7 +13,7 @@ import type { PublicHealth } from '../../src/lib/health';
 export default withErrors(async (req: Request) => {
   requireMethod(req, 'GET', 'HEAD');
   const [platform, video] = await Promise.all([platformHealth(), videoHealth()]);
-  const payments = paymentsHealth();
+  const payments = await paymentsStatus();
   const status = platform.ok ? 200 : 503;
   if (!isOperatorRequest(req)) {
     const answer: PublicHealth = { ok: platform.ok, video: { available: video.video.available }, payments: { mode: payments.mode } };

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectFile } from './project-files';
-import { deployContextFrom, firstOrigin, isPreviewContext, type DeployContext } from '../../src/lib/deploy-context';
+import { contextWithoutName, deployContextFrom, firstOrigin, isPreviewContext, type DeployContext } from '../../src/lib/deploy-context';
 
 /**
  * The deploy a function belongs to, and the address absolute links point at. Netlify gives a running
@@ -60,7 +60,8 @@ export function resetDeployState(): void {
 
 /** This deploy's context: Netlify's functions context, else CONTEXT from the environment or the build's record. */
 export function currentDeployContext(env: Env = process.env): DeployContext {
-  return deployContextFrom(platformContext ?? (env.CONTEXT?.trim() || deployRecord().CONTEXT));
+  const name = platformContext ?? (env.CONTEXT?.trim() || deployRecord().CONTEXT);
+  return name ? deployContextFrom(name) : contextWithoutName(env);
 }
 
 export const isPreviewDeploy = (env: Env = process.env) => isPreviewContext(currentDeployContext(env));

@@ -14,7 +14,10 @@ if (!url) {
 const client = new pg.Client({ connectionString: url });
 try {
   await client.connect();
-  const applied = await applyMigrations(pgTarget(client));
+  // --non-production: this database is a staging/preview one, so deploys outside production may sell against it.
+  const nonProduction = process.argv.includes('--non-production');
+  const applied = await applyMigrations(pgTarget(client), undefined, { nonProduction });
+  if (nonProduction) console.log('Database declared non-production: previews and branch deploys may sell against it.');
   console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.');
 } catch (error) {
   console.error((error as Error).message);

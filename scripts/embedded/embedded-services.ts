@@ -48,7 +48,7 @@ export async function startEmbeddedServices(options: EmbeddedServicesOptions): P
   let server: PGLiteSocketServer | undefined;
   try {
     db = await PGlite.create(path.join(dataDir, 'pgdata'));
-    const migrationsApplied = await applyMigrations(pgliteTarget(db));
+    const migrationsApplied = await applyMigrations(pgliteTarget(db), undefined, { nonProduction: true });
 
     server = new PGLiteSocketServer({
       db: withExtendedQueriesTogether(db),

@@ -201,6 +201,8 @@ export async function runSmoke(baseUrl: string, options: SmokeOptions = {}): Pro
     return { id: body.transformationId as string, previewBytes };
   });
 
+  // `demo` on a preview means demo payments on its own data: a preview on a database not declared non-production
+  // reports `misconfigured` (netlify/lib/payments/selling.ts), so the smoke test never buys from production data.
   const mode = (health?.body.payments as { mode?: string } | undefined)?.mode;
   if (mode !== 'demo') {
     log(`  · checkout skipped: the site reports ${mode ? `${mode} payments` : 'no payment mode'}, and a smoke test never pays`);

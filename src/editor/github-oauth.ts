@@ -13,8 +13,6 @@ import { CALLBACK_PATH, EDITOR_PATH } from './paths';
 export const GITHUB_AUTHORIZE_URL = 'https://github.com/login/oauth/authorize';
 export const GITHUB_TOKEN_URL = 'https://github.com/login/oauth/access_token';
 const STATE_COOKIE = 'editor_oauth_state';
-/** The scopes Decap asks for: `repo` (a private repository) or `public_repo`. */
-const SCOPES = new Set(['repo', 'public_repo']);
 
 const NO_STORE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' };
 
@@ -28,29 +26,38 @@ function cookieValue(request: Request, name: string): string | undefined {
   return header.split(/;\s*/).find((part) => part.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Constant-time equality; the byte lengths are compared first (timingSafeEqual throws on unequal lengths). */
+function sameText(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 
 /** `/admin/auth`: off to GitHub's consent page, with a fresh state tied to this browser. */
 export function startSignIn(request: Request, settings: GithubSettings): Response {
   const url = new URL(request.url);
-  const requested = url.searchParams.get('scope') ?? '';
   const state = randomBytes(24).toString('base64url');
   const target = new URL(GITHUB_AUTHORIZE_URL);
   target.searchParams.set('client_id', settings.clientId);
   target.searchParams.set('redirect_uri', new URL(CALLBACK_PATH, url).href);
-  target.searchParams.set('scope', SCOPES.has(requested) ? requested : 'repo');
+  target.searchParams.set('scope', settings.scope);
   target.searchParams.set('state', state);
   return new Response(null, { status: 302, headers: { ...NO_STORE, location: target.href, 'set-cookie': stateCookie(state, url, 600) } });
 }
 
 /**
- * The pop-up's script: announce itself to the editor window, and on its answer (from this origin only) pass the
- * result. The result is read from a JSON block, so the script is constant and allowed by its hash alone.
+ * The pop-up's script: the token goes only to the window that started the flow, and only if that window is the
+ * editor page. It checks its opener is this origin's `/admin` (a page of the marketing site, where a configured
+ * third-party script runs, cannot receive it), announces itself, and answers only the echo that comes back from
+ * that same window object (`event.source`), from this origin — Decap's handshake requires the announcement to be
+ * exactly `authorizing:github`, so the round-trip binds the window, not a nonce in the message. The result is read
+ * from a JSON block, so the script is constant and allowed by its hash alone; it is dropped once sent.
  */
 const HANDSHAKE_SCRIPT =
-  "(function(){var r=document.getElementById('result').textContent;var o=location.origin;" +
-  "function on(e){if(e.origin!==o)return;removeEventListener('message',on);opener.postMessage(JSON.parse(r),o);}" +
-  "if(!opener)return;addEventListener('message',on);opener.postMessage('authorizing:github',o);})();";
+  "(function(){var r=document.getElementById('result').textContent;var o=location.origin;var w=opener;" +
+  `if(!w)return;try{if(w.location.origin!==o||w.location.pathname.replace(/\\/+$/,'')!==${JSON.stringify(EDITOR_PATH)})return;}catch(x){return;}` +
+  "var n='authorizing:github';" +
+  "function on(e){if(e.origin!==o||e.source!==w||e.data!==n)return;removeEventListener('message',on);w.postMessage(JSON.parse(r),o);r='';}" +
+  "addEventListener('message',on);w.postMessage(n,o);})();";
 const HANDSHAKE_HASH = `sha256-${createHash('sha256').update(HANDSHAKE_SCRIPT).digest('base64')}`;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

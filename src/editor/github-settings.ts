@@ -12,7 +12,17 @@ export const EDITOR_VARIABLES = {
   branch: 'EDITOR_GITHUB_BRANCH',
   clientId: 'EDITOR_GITHUB_CLIENT_ID',
   clientSecret: 'EDITOR_GITHUB_CLIENT_SECRET',
+  scope: 'EDITOR_GITHUB_SCOPE',
 } as const;
+
+/**
+ * The OAuth scope the sign-in asks for: `public_repo` (a public repository: the narrowest an OAuth app can ask
+ * for writing) unless the operator names `repo` for a private one. Decap's own request is not followed: it asks for
+ * `repo`, every repository the author can reach. Narrower still: a GitHub App installed on this one repository
+ * with Contents and Pull requests write (its client id and secret go in the same variables; scopes do not apply).
+ */
+export const EDITOR_SCOPES = ['public_repo', 'repo'] as const;
+export type EditorScope = (typeof EDITOR_SCOPES)[number];
 
 /** Without a branch setting, edits are proposed against this one. */
 export const DEFAULT_BRANCH = 'main';
@@ -22,6 +32,7 @@ export interface GithubSettings {
   branch: string;
   clientId: string;
   clientSecret: string;
+  scope: EditorScope;
 }
 
 export type SettingsResult = { ok: true; settings: GithubSettings } | { ok: false; missing: string[]; invalid: string[] };
@@ -41,8 +52,10 @@ export function githubSettings(env: Env = process.env): SettingsResult {
   const invalid: string[] = [];
   if (repo && !REPO.test(repo)) invalid.push(`${EDITOR_VARIABLES.repo} must be owner/name, e.g. acme/website`);
   if (!BRANCH.test(branch)) invalid.push(`${EDITOR_VARIABLES.branch} is not a branch name`);
+  const scope = (read(EDITOR_VARIABLES.scope) || 'public_repo') as EditorScope;
+  if (!EDITOR_SCOPES.includes(scope)) invalid.push(`${EDITOR_VARIABLES.scope} must be public_repo or repo`);
   if (missing.length || invalid.length) return { ok: false, missing, invalid };
-  return { ok: true, settings: { repo, branch, clientId, clientSecret } };
+  return { ok: true, settings: { repo, branch, clientId, clientSecret, scope } };
 }
 
 /** One sentence on what to set, for the editor's pages and its sign-in routes. */

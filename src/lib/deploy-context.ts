@@ -2,7 +2,8 @@
  * Which kind of deploy this is, from Netlify's variables: the build reads them from its environment, the
  * functions from their `context` (Netlify's functions API) or the same variables (netlify/lib/running-deploy.ts).
  * Previews and branch deploys are never indexed and never take real payments; production is indexable.
- * A run that is none of Netlify's (npm start, npm run dev, tests) is `dev`.
+ * A run that is none of Netlify's (npm start, npm run dev, tests) is `dev`; a context this code does not know counts
+ * as production.
  */
 type Env = Record<string, string | undefined>;
 
@@ -10,13 +11,25 @@ export type DeployContext = 'production' | 'deploy-preview' | 'branch-deploy' | 
 
 const CONTEXTS: readonly DeployContext[] = ['production', 'deploy-preview', 'branch-deploy', 'dev'];
 
-/** Netlify's context name (`CONTEXT`, or the functions' `context.deploy.context`) as one of ours. */
+/** Netlify's hosted development servers: they run on Netlify with the site's variables, like a branch deploy. */
+const NETLIFY_DEV_SERVERS = ['preview-server', 'dev-server'];
+
+/**
+ * Netlify's context name (`CONTEXT`, or the functions' `context.deploy.context`) as one of ours. A name that is
+ * none of Netlify's counts as production (the strict rules: PAYMENTS must be named, nothing is labelled a
+ * preview): guessing "not production" would relax what protects real data. No name at all is a local run
+ * (`dev`); a function that knows it runs on Netlify but not in which context asks `contextWithoutName`.
+ */
 export function deployContextFrom(name: string | undefined): DeployContext {
   const value = name?.trim() as DeployContext | undefined;
-  // Netlify's other names (a branch-named context, `preview-server`) are not production: treat them as branch deploys.
   if (!value) return 'dev';
-  return CONTEXTS.includes(value) ? value : 'branch-deploy';
+  if (NETLIFY_DEV_SERVERS.includes(value)) return 'branch-deploy';
+  return CONTEXTS.includes(value) ? value : 'production';
 }
+
+/** No context name: a local run (`dev`), unless the environment says this is Netlify, where it counts as production. */
+export const contextWithoutName = (env: Env): DeployContext =>
+  env.NETLIFY === 'true' || !!env.SITE_ID?.trim() || !!env.DEPLOY_ID?.trim() ? 'production' : 'dev';
 
 /** Previews and branch deploys: kept out of search engines and shown with a "Preview" label. */
 export const isPreviewContext = (context: DeployContext) => context === 'deploy-preview' || context === 'branch-deploy';
@@ -50,7 +63,7 @@ export interface BuildDeploy {
 }
 
 export function buildDeploy(env: Env): BuildDeploy {
-  const context = deployContextFrom(env.CONTEXT);
+  const context = env.CONTEXT?.trim() ? deployContextFrom(env.CONTEXT) : contextWithoutName(env);
   return { context, branch: deployBranch(env), noindex: isPreviewContext(context) };
 }
 

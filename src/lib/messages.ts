@@ -22,7 +22,9 @@ export const MSG = {
   paymentsUnavailable: 'Payments are unavailable right now. Please try again later or contact us.',
   tooManyCheckouts: 'Too many orders from your connection in a short time. Please wait a while and try again, or contact us.',
   paymentsLiveOnPreview:
-    'Real payments are switched off on this preview of the site. Use Stripe test keys or the demonstration checkout here; the operator’s /api/health (with HEALTH_SECRET) says what to change.',
+    'Real payments are switched off on this preview of the site. The operator’s /api/health (with HEALTH_SECRET) says what to change: Stripe test keys and a database of its own for this deploy.',
+  checkoutOffOnPreview:
+    'Checkout is switched off on this preview of the site: it is connected to data that is not marked as test data. The operator’s /api/health (with HEALTH_SECRET) says what to change.',
   paymentProviderError: 'Our payment provider could not be reached. Please try again in a moment.',
   paymentConfirming: 'Payment received. We are confirming it with the payment provider…',
   invalidEmail: 'Please enter a valid email address',

@@ -8,8 +8,8 @@ import { site } from './site';
  * The burned-in mark must not be removable by arithmetic: knowing the text, font and opacity, anyone can
  * solve `clean = (preview − 255·α) / (1 − α)`. So the pixels under the letters are replaced by a coarse,
  * grain-textured copy before the letters go on (`destroy`): inverting the overlay gives back that copy, not
- * the photo. The layout is jittered per item (`jitter`) from a secret seed, and the preview is capped at
- * `previewMaxSide`; the full resolution comes only with the purchase.
+ * the photo. The layout is jittered (`jitter`) from a secret seed of the upload's content, and the preview is
+ * capped at `previewMaxSide` and `previewShare` of the result; the full resolution comes only with the purchase.
  */
 export const WATERMARK = {
   text: site.brand,
@@ -30,8 +30,14 @@ export const WATERMARK = {
    * plus grain of ±`grain` grey levels, so the pixels there carry no more than a coarse, noisy copy.
    */
   destroy: { cellShare: 1 / 64, minCellPx: 6, grain: 56 },
-  /** Previews are at most this many pixels on the long side; purchases are full resolution. */
+  /**
+   * Video previews (480p, below the cheapest paid file): under the letters, the mean of `cell`-pixel squares
+   * (a share of the short side) plus uniform grain of ±`grain`/2 grey levels drawn afresh on every frame.
+   */
+  videoDestroy: { cellShare: 1 / 40, grain: 100 },
+  /** Previews are at most this many pixels on the long side, and this share of the result's; purchases are full resolution. */
   previewMaxSide: 1024,
+  previewShare: 0.7,
   /** The island's shadow, so the brand reads on light and dark pictures alike. */
   textShadow: '0 2px 8px rgba(0,0,0,.6)',
 } as const;

@@ -28,7 +28,8 @@ let damaged = '';
 beforeAll(async () => {
   Object.assign(process.env, inject('platformEnv'));
   photo = path.join(dir, 'old-photo.png');
-  writeFileSync(photo, await greyPhoto(480, 360));
+  // Previewed at 70 % of its long side: a 480 × 360 preview.
+  writeFileSync(photo, await greyPhoto(686, 514));
   colourPhoto = path.join(dir, 'family-colour.png');
   writeFileSync(colourPhoto, await colourScene(480, 360));
   damaged = path.join(dir, 'damaged.png');

@@ -9,7 +9,8 @@ import Stripe from 'stripe';
  * - POST /v1/checkout/sessions: form-encoded params as the library sends them, the secret key as Bearer
  *   token, Idempotency-Key replays (same key + same params → same session; other params → 400);
  * - GET /v1/checkout/sessions/{id}, POST /v1/checkout/sessions/{id}/expire;
- * - GET /v1/payment_intents/{id} (with the metadata the session gave it);
+ * - GET /v1/payment_intents/{id} (its status and the metadata the session gave it);
+ * - delayed payment methods: `payAsync` completes a session unpaid (processing), `settleAsync` pays it later;
  * - POST /v1/refunds (payment_intent, amount, metadata; Idempotency-Key replays), recorded in `refunds`;
  * - the hosted page: GET /pay/{id} shows the order with a Pay button and a Cancel link; POST /pay/{id}
  *   marks it paid, sends `checkout.session.completed` to the site's webhook signed with the library's
@@ -65,7 +66,7 @@ export class FakeStripe {
   /** Every refund made through the API. */
   readonly refunds: { id: string; payment_intent: string; amount: number; metadata: Record<string, string> }[] = [];
   /** PaymentIntents of paid sessions, with the metadata the session passed on. */
-  readonly paymentIntents = new Map<string, { id: string; object: 'payment_intent'; amount: number; metadata: Record<string, string> }>();
+  readonly paymentIntents = new Map<string, { id: string; object: 'payment_intent'; amount: number; status: 'processing' | 'succeeded' | 'requires_payment_method'; metadata: Record<string, string> }>();
   private readonly intentMetadata = new Map<string, Record<string, string>>();
   private readonly idempotent = new Map<string, { raw: string; status: number; body: string }>();
 
@@ -100,7 +101,28 @@ export class FakeStripe {
     const session = this.open(sessionId);
     const intent = `pi_${token()}`;
     Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intent, url: null });
-    this.paymentIntents.set(intent, { id: intent, object: 'payment_intent', amount: session.amount_total, metadata: { ...(this.intentMetadata.get(sessionId) ?? {}) } });
+    this.paymentIntents.set(intent, { id: intent, object: 'payment_intent', amount: session.amount_total, status: 'succeeded', metadata: { ...(this.intentMetadata.get(sessionId) ?? {}) } });
+    return session;
+  }
+
+  /**
+   * The customer chose a delayed method (SEPA Debit, ACH): the session completes at once with payment_status
+   * `unpaid` and a PaymentIntent in `processing`; `settleAsync` is the money arriving days later
+   * (`checkout.session.async_payment_succeeded`).
+   */
+  payAsync(sessionId: string): FakeSession {
+    const session = this.open(sessionId);
+    const intent = `pi_${token()}`;
+    Object.assign(session, { status: 'complete', payment_status: 'unpaid', payment_intent: intent, url: null });
+    this.paymentIntents.set(intent, { id: intent, object: 'payment_intent', amount: session.amount_total, status: 'processing', metadata: { ...(this.intentMetadata.get(sessionId) ?? {}) } });
+    return session;
+  }
+
+  settleAsync(sessionId: string): FakeSession {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.status !== 'complete' || !session.payment_intent) throw new Error(`session ${sessionId} has no payment under way`);
+    session.payment_status = 'paid';
+    this.paymentIntents.get(session.payment_intent)!.status = 'succeeded';
     return session;
   }
 

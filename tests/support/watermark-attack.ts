@@ -83,3 +83,27 @@ export function psnr(a: Raw, b: Raw, mask: (pixel: number) => boolean): number {
   }
   return n === 0 ? Infinity : 10 * Math.log10((255 * 255) / (sum / n));
 }
+
+/**
+ * The same attack on a video preview: one decoded frame of the preview, its overlay solved away with the item's
+ * exact layout (`overlayPng`, at the preview's size), against the same frame of the bought file scaled to the
+ * preview's size. Both frames are encoded images (PNG).
+ */
+export async function videoFrameInversion(
+  preview: Buffer,
+  bought: Buffer,
+  overlayPng: Buffer,
+  size: { width: number; height: number },
+): Promise<{ inversionPsnrMarkedDb: number; previewPsnrUnmarkedDb: number; markedShare: number }> {
+  const alpha = await overlayAlpha(overlayPng);
+  const seen = await rawOf(preview);
+  const reference = await rawOf(bought, size);
+  const marked = (p: number) => alpha[p]! > 0;
+  let n = 0;
+  for (let p = 0; p < alpha.length; p++) if (marked(p)) n++;
+  return {
+    inversionPsnrMarkedDb: psnr(invertWhiteOverlay(seen, alpha), reference, marked),
+    previewPsnrUnmarkedDb: psnr(seen, reference, (p) => !marked(p)),
+    markedShare: n / alpha.length,
+  };
+}

@@ -29,8 +29,17 @@ export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
   });
 }
 
+export interface MigrateOptions {
+  /**
+   * Declares the database non-production (the embedded database, the tests' databases, a staging database the
+   * operator names): deploys outside production sell only against such a database (`db/role.ts`). A database
+   * already declared production keeps its declaration.
+   */
+  nonProduction?: boolean;
+}
+
 /** Returns the versions applied by this call (empty when the database was up to date). */
-export async function applyMigrations(target: MigrationTarget, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function applyMigrations(target: MigrationTarget, dir = MIGRATIONS_DIR, options: MigrateOptions = {}): Promise<string[]> {
   await target.exec(`
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (version text primary key);
@@ -62,6 +71,9 @@ export async function applyMigrations(target: MigrationTarget, dir = MIGRATIONS_
         cause: error,
       });
     }
+  }
+  if (options.nonProduction) {
+    await target.query(`insert into public.database_role (role) values ('non-production') on conflict (only_row) do nothing`);
   }
   return applied;
 }

@@ -12,24 +12,34 @@ const DAY = 86_400;
 
 /**
  * Daily limits on outgoing mail, so the checkout cannot be used to send the site's mail to strangers: a few
- * confirmations per recipient (a buyer orders a few times a day at most), and a site-wide number
+ * confirmations per recipient (a buyer orders a few times a day at most), a share of the day per recipient
+ * domain (MAIL_LIMITS.perDomain), and a site-wide number
  * (MAIL_DAILY_LIMIT) that keeps a flood from many clients from burning the mail provider's quota or
  * reputation. Past either, the order stands and its page says no e-mail was sent (`limited`).
  */
 export const MAIL_LIMITS = {
   perRecipient: { max: 3, windowSeconds: DAY },
+  /**
+   * One recipient domain's share of the day: fresh addresses at one domain (a catch-all, a throwaway domain)
+   * cannot spend the whole site's mail, so buyers elsewhere still get theirs. A quarter of the day, at least 20.
+   */
+  perDomain: { share: 0.25, min: 20, windowSeconds: DAY },
   site: { max: 200, windowSeconds: DAY },
 } as const;
 
 const siteMailLimit = () => Number(process.env.MAIL_DAILY_LIMIT) > 0 ? Number(process.env.MAIL_DAILY_LIMIT) : MAIL_LIMITS.site.max;
+export const domainMailLimit = () => Math.max(MAIL_LIMITS.perDomain.min, Math.ceil(siteMailLimit() * MAIL_LIMITS.perDomain.share));
 
-/** The recipient's bucket: a hash of the address, so the rate-limit table never holds one. */
-const recipientKey = (email: string) => `mail:to:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)}`;
+const hashed = (text: string) => createHash('sha256').update(text.trim().toLowerCase()).digest('hex').slice(0, 32);
+/** The recipient's and its domain's buckets: hashes, so the rate-limit table never holds an address. */
+const recipientKey = (email: string) => `mail:to:${hashed(email)}`;
+const domainKey = (email: string) => `mail:domain:${hashed(email.slice(email.lastIndexOf('@') + 1))}`;
 
 /** Counts one message to `email` against the limits; false when one of them is spent. */
 async function withinMailLimits(email: string, limiter: RateLimiter): Promise<boolean> {
   const refused = await firstRefusal(limiter, [
     { key: recipientKey(email), ...MAIL_LIMITS.perRecipient },
+    { key: domainKey(email), max: domainMailLimit(), windowSeconds: MAIL_LIMITS.perDomain.windowSeconds },
     { key: 'mail:site', max: siteMailLimit(), windowSeconds: MAIL_LIMITS.site.windowSeconds },
   ]);
   return refused === null;

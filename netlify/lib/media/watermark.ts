@@ -124,12 +124,48 @@ export async function watermarkOverlay(width: number, height: number, text: stri
 }
 
 /**
- * A number from the item's id and the site's secret: the same item always gets the same layout and grain
- * (so re-rendering it many times and averaging the previews gains nothing), and nobody without the secret
- * can compute it.
+ * A number from a key and the site's secret: the same key always gets the same layout and grain (so re-rendering
+ * it many times and averaging the previews gains nothing), and nobody without the secret can compute it. Videos
+ * key it by the item id; images by their upload's content (`uploadWatermarkSeed`).
  */
-export function watermarkSeed(itemId: string): number {
-  return createHash('sha256').update(`watermark\n${process.env.APP_SECRET ?? ''}\n${itemId}`).digest().readUInt32BE(0);
+export function watermarkSeed(key: string): number {
+  return createHash('sha256').update(`watermark\n${process.env.APP_SECRET ?? ''}\n${key}`).digest().readUInt32BE(0);
+}
+
+/** The perceptual hash's grid: 6 × 6 cells (36 bits), each the mean of an 8 × 8 block of a softened 48 × 48 copy. */
+const HASH_GRID = 6;
+const HASH_BLOCK = 8;
+
+/**
+ * A perceptual hash of a photo: upright, grey, squeezed to 6 × 6 cells, one bit per cell above the median, plus
+ * its aspect to a tenth. The same photo uploaded again — the same file, re-encoded, resized, its metadata
+ * changed — gives the same hash, so every upload of it shares one layout. The grid is coarse on purpose: two
+ * different photos sharing a layout gives nothing away, one photo getting two does.
+ */
+export async function perceptualHash(image: Buffer): Promise<string> {
+  const side = HASH_GRID * HASH_BLOCK;
+  // Through one fixed 256 × 256 copy, so the result does not depend on the upload's own size.
+  const fixed = await sharp(image).rotate().greyscale().resize(256, 256, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer();
+  const { data, info } = await sharp(fixed, { raw: { width: 256, height: 256, channels: 1 } }).resize(side, side, { kernel: 'cubic' }).blur(2).raw().toBuffer({ resolveWithObject: true });
+  const meta = await sharp(image).metadata();
+  const turned = (meta.orientation ?? 1) >= 5;
+  const aspect = turned ? (meta.height ?? 1) / (meta.width ?? 1) : (meta.width ?? 1) / (meta.height ?? 1);
+  const cells = new Float64Array(HASH_GRID * HASH_GRID);
+  for (let y = 0; y < side; y++) for (let x = 0; x < side; x++) cells[Math.floor(y / HASH_BLOCK) * HASH_GRID + Math.floor(x / HASH_BLOCK)]! += data[(y * side + x) * info.channels]!;
+  const sorted = [...cells].sort((a, b) => a - b);
+  const median = (sorted[cells.length / 2 - 1]! + sorted[cells.length / 2]!) / 2;
+  let bits = 0n;
+  for (const v of cells) bits = (bits << 1n) | (v > median ? 1n : 0n);
+  return `${bits.toString(16)}:${Math.round(aspect * 10)}`;
+}
+
+/**
+ * The seed of an image's preview layout, from its upload's content (perceptualHash) with the secret: re-uploading
+ * one photo — whose restoration is deterministic — yields previews with one layout, so combining them recovers
+ * nothing the first did not show; and every re-render of an upload keeps that layout.
+ */
+export async function uploadWatermarkSeed(original: Buffer): Promise<number> {
+  return watermarkSeed(`upload:${await perceptualHash(original)}`);
 }
 
 /**
@@ -177,16 +213,16 @@ function destroyUnder(pixels: Buffer, width: number, height: number, channels: n
 const PREVIEW_JPEG = { progressive: true, quantisationTable: 3 } as const;
 
 /**
- * Burns the item's watermark into an image (encoded bytes, whose orientation is applied, or a sharp pipeline taken
- * as it is) and returns a JPEG without metadata:
+ * Burns a watermark into an image (encoded bytes, whose orientation is applied, or a sharp pipeline taken as it
+ * is) and returns a JPEG without metadata. `layout` is the seed (`uploadWatermarkSeed`), or a key for watermarkSeed;
  * the pixels under the letters are destroyed first (destroyUnder), then the white letters go on.
  */
-export async function applyWatermark(input: Buffer | Sharp, itemId: string, opts: { text?: string; quality?: number } = {}): Promise<Buffer> {
+export async function applyWatermark(input: Buffer | Sharp, layout: number | string, opts: { text?: string; quality?: number } = {}): Promise<Buffer> {
   // A pipeline (a resize, say) is read straight to pixels: no encoded image in between.
   const image = Buffer.isBuffer(input) ? sharp(input).rotate() : input;
   const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height, channels } = info;
-  const seed = watermarkSeed(itemId);
+  const seed = typeof layout === 'number' ? layout : watermarkSeed(layout);
   const cover = await watermarkCoverage(width, height, opts.text ?? WATERMARK.text, seed);
   destroyUnder(data, width, height, channels, cover, seed);
   for (let p = 0; p < cover.length; p++) {

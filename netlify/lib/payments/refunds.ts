@@ -43,19 +43,23 @@ export async function refundDuplicates(paymentId: string, settings: StripeSettin
   }
 }
 
-/** Refunds a paid Checkout Session in full (a second session for an order that was paid through its own). */
-export async function refundWholeSession(session: Stripe.Checkout.Session, settings: StripeSettings): Promise<string | null> {
+/**
+ * Refunds a paid Checkout Session in full: a second session for an order that was paid through its own, or a
+ * payment that arrived after its order had failed and whose items are no longer free. One refund per session
+ * (the idempotency key), whoever asks again.
+ */
+export async function refundWholeSession(session: Stripe.Checkout.Session, settings: StripeSettings, reason = 'a second payment for one order'): Promise<string | null> {
   const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
   if (!intent) return null;
   try {
     const refund = await stripeClient(settings).refunds.create(
-      { payment_intent: intent, metadata: { payment_id: session.metadata?.payment_id ?? '', reason: 'a second payment for one order' } },
-      { idempotencyKey: `second-session-refund:${session.id}` },
+      { payment_intent: intent, metadata: { payment_id: session.metadata?.payment_id ?? '', reason } },
+      { idempotencyKey: `session-refund:${session.id}` },
     );
-    console.warn(`[payments] Checkout Session ${session.id} paid an order that another session had paid: refunded (${refund.id})`);
+    console.warn(`[payments] Checkout Session ${session.id} refunded in full (${reason}): ${refund.id}`);
     return refund.id;
   } catch (error) {
-    console.error(`[payments] Checkout Session ${session.id} paid twice for one order; its refund failed: ${(error as Error).message}`);
+    console.error(`[payments] Checkout Session ${session.id} (${reason}): its refund failed: ${(error as Error).message}`);
     return null;
   }
 }

@@ -52,20 +52,11 @@ export function verifyEvent(raw: Buffer, signature: string | null, settings: Str
 export async function applyStripeEvent(event: Stripe.Event, settings: StripeSettings): Promise<EventOutcome> {
   switch (event.type) {
     case 'checkout.session.completed':
-    case 'checkout.session.async_payment_succeeded': {
-      const outcome = await settleSession(event, settings, 'paid');
-      // After the transaction commits: the mail goes out only for a payment that is really completed, and
-      // what the payment paid for but could not sell goes back to the buyer.
-      if (outcome.applied && outcome.status === 'completed' && outcome.paymentId) {
-        const refundId = await refundDuplicates(outcome.paymentId, settings);
-        await sendOrderConfirmation(outcome.paymentId);
-        return refundId ? { ...outcome, refundId } : outcome;
-      }
-      return outcome;
-    }
+    case 'checkout.session.async_payment_succeeded':
+      return settlePaid(await readSession(event, settings), settings, event);
     case 'checkout.session.expired':
     case 'checkout.session.async_payment_failed':
-      return settleSession(event, settings, 'failed');
+      return settleSession(event, await readSession(event, settings), settings, 'failed');
     case 'charge.refunded': {
       const charge = event.data.object;
       return revokeSale(event, settings, intentOf(charge.payment_intent), 'refunded', charge.refunded ? null : 'partial refund: downloads kept');
@@ -84,16 +75,39 @@ const intentOf = (intent: string | { id: string } | null | undefined) => (typeof
  * decides (a late `completed` after an expiry, an async payment still unpaid), and the amount Stripe
  * charged must equal the price this server recorded, or nothing is released.
  */
-async function settleSession(event: Stripe.Event, settings: StripeSettings, outcome: 'paid' | 'failed'): Promise<EventOutcome> {
-  const { id: sessionId } = event.data.object as Stripe.Checkout.Session;
-  const session = await stripeClient(settings).checkout.sessions.retrieve(sessionId);
+const readSession = (event: Stripe.Event, settings: StripeSettings) =>
+  stripeClient(settings).checkout.sessions.retrieve((event.data.object as Stripe.Checkout.Session).id);
+
+/**
+ * A paid session, from its webhook or from the maintenance that found it paid without one (an outage): settles
+ * it, then — after the commit — refunds what it paid for but could not sell and mails the confirmation.
+ */
+export async function settlePaid(session: Stripe.Checkout.Session, settings: StripeSettings, event: Stripe.Event | null): Promise<EventOutcome> {
+  const outcome = await settleSession(event, session, settings, 'paid');
+  // The mail goes out only for a payment that is really completed.
+  if (outcome.applied && outcome.status === 'completed' && outcome.paymentId) {
+    const refundId = await refundDuplicates(outcome.paymentId, settings);
+    await sendOrderConfirmation(outcome.paymentId);
+    return refundId ? { ...outcome, refundId } : outcome;
+  }
+  return outcome;
+}
+
+type Settled = EventOutcome | 'another-session';
+
+/**
+ * Moves the payment the session names. A payment that arrives for an order already failed (an asynchronous
+ * method settling days later, a webhook outage past the expiry) is not kept without goods: the order completes
+ * when every item it lists is still there and unsold, else the whole session is refunded at once.
+ */
+async function settleSession(event: Stripe.Event | null, session: Stripe.Checkout.Session, settings: StripeSettings, outcome: 'paid' | 'failed'): Promise<EventOutcome> {
   const paymentId = session.metadata?.payment_id ?? '';
-  const result = await withTransaction(async (tx): Promise<EventOutcome | 'another-session'> => {
+  const result = await withTransaction(async (tx): Promise<Settled> => {
     const payment = await lockPayment(tx, 'id = $1', UUID.test(paymentId) ? paymentId : null);
     if (!payment || payment.payment_method !== 'stripe') return notOurs(`Checkout Session ${session.id}`);
     // Another session for an order that has its own: paid too, it is a second payment for the same order.
     if (payment.stripe_session_id && payment.stripe_session_id !== session.id) return 'another-session';
-    if (!(await recordEvent(tx, event, payment.id))) return { applied: false, status: payment.status, reason: 'duplicate event' };
+    if (event && !(await recordEvent(tx, event, payment.id))) return { applied: false, status: payment.status, reason: 'duplicate event' };
     if (outcome === 'failed') {
       if (payment.status !== 'pending') return { applied: false, status: payment.status, reason: `payment already ${payment.status}` };
       await tx.query(`update payments set status = 'failed', stripe_session_id = $2 where id = $1`, [payment.id, session.id]);
@@ -105,7 +119,19 @@ async function settleSession(event: Stripe.Event, settings: StripeSettings, outc
       throw new HttpError(409, 'The amount paid does not match the order');
     }
     if (session.payment_status !== 'paid') return { applied: false, status: payment.status, reason: 'payment not settled yet' };
-    if (payment.status !== 'pending') return { applied: false, status: payment.status, reason: `payment already ${payment.status}` };
+    if (payment.status === 'failed') {
+      if (!(await itemsStillFree(tx, payment))) {
+        // Refunded before the commit: a refund Stripe refuses rolls the event back (502), and Stripe's retry
+        // (or the next maintenance) asks again under the same idempotency key, so the money is never kept.
+        const refundId = await refundWholeSession(session, settings, 'paid after the order had failed, its items no longer free');
+        if (!refundId) throw new HttpError(502, 'The refund of a late payment failed; retry');
+        await tx.query(`update payments set status = 'refunded', stripe_session_id = $2, stripe_payment_intent = $3 where id = $1`, [payment.id, session.id, intentOf(session.payment_intent)]);
+        return { applied: true, status: 'refunded', reason: 'paid after the order had failed, its items no longer free: refunded', paymentId: payment.id, refundId };
+      }
+      console.warn(`[payments] payment ${payment.id} was paid after it had failed; its items are still free: completed`);
+    } else if (payment.status !== 'pending') {
+      return { applied: false, status: payment.status, reason: `payment already ${payment.status}` };
+    }
     await tx.query(
       `update payments set status = 'completed', stripe_session_id = $2, stripe_payment_intent = $3 where id = $1`,
       [payment.id, session.id, intentOf(session.payment_intent)],
@@ -117,6 +143,29 @@ async function settleSession(event: Stripe.Event, settings: StripeSettings, outc
   if (outcome !== 'paid' || session.payment_status !== 'paid') return { applied: false, reason: `Checkout Session ${session.id} is not the one recorded for payment ${paymentId}: ignored` };
   const refundId = await refundWholeSession(session, settings);
   return { applied: false, reason: `a second paid session for payment ${paymentId}: refunded`, ...(refundId && { refundId }) };
+}
+
+/**
+ * Whether a failed order can still be delivered as bought: every line it was priced with is still there (the
+ * retention deletes the lines of results nobody bought) and no other payment sold its item. Rows locked in id
+ * order like the checkout.
+ */
+async function itemsStillFree(tx: Queryable, payment: PaymentRow): Promise<boolean> {
+  await tx.query(
+    `select m.id from media_transformations m join payment_items pi on pi.transformation_id = m.id
+      where pi.payment_id = $1 order by m.id for update of m`,
+    [payment.id],
+  );
+  const [row] = await tx.query<{ lines: string; taken: boolean }>(
+    `select coalesce(sum(pi.price), 0)::text as lines,
+            bool_or(pi.transformation_id is not null and (
+              m.id is null or m.result_path is null
+              or exists (select 1 from payment_items o where o.transformation_id = pi.transformation_id and o.sold))) as taken
+       from payment_items pi left join media_transformations m on m.id = pi.transformation_id
+      where pi.payment_id = $1`,
+    [payment.id],
+  );
+  return !!row && row.taken !== true && toCents(Number(row.lines)) === toCents(Number(payment.amount));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { HttpError } from '../http';
 import { withRenderSlot } from './render-slots';
@@ -21,6 +22,7 @@ import {
 } from '../image';
 import { photoTone } from '../image/pipeline';
 import { makePreview, PREVIEW_MAX_SIDE } from '../media/image-preview';
+import { uploadWatermarkSeed } from '../media/watermark';
 import { withoutMetadata } from '../media/strip-metadata';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
 import { healWork } from '../../../src/lib/tool/heal-budget';
@@ -102,7 +104,7 @@ export async function processImage(upload: Buffer, opts: { model: ImageModel; pr
     // browsers, and a 15 MB original would be slow to load). The stored original keeps its full size.
     await storage.put(paths.originalView(t.id), result.originalView!, 'image/jpeg');
     written.push(paths.originalView(t.id));
-    const preview = await makePreview(result.image, t.id);
+    const preview = await makePreview(result.image, await uploadWatermarkSeed(bytes));
     await storage.put(paths.imageResult(t.id), result.image, 'image/jpeg');
     written.push(paths.imageResult(t.id));
     await storage.put(paths.imagePreview(t.id), preview, 'image/jpeg');
@@ -200,6 +202,22 @@ async function keptPass(t: Transformation): Promise<AutomaticPass | null> {
  * are applied again, and the colouring is redone only when the colour source changed (a reference photo added,
  * replaced or removed). Without one, the whole restoration runs again from the original and its pass is kept.
  */
+/** The upload's watermark layout (uploadWatermarkSeed), remembered per stored original: every heal re-renders. */
+const layouts = new Map<string, number>();
+async function layoutOf(originalPath: string, original: Buffer): Promise<number> {
+  const key = `${process.env.APP_SECRET ?? ''}\n${originalPath}`;
+  let seed = layouts.get(key);
+  if (seed === undefined) {
+    seed = await uploadWatermarkSeed(original);
+    if (layouts.size >= 256) layouts.delete(layouts.keys().next().value!);
+    layouts.set(key, seed);
+  }
+  return seed;
+}
+
+/** The colour source's key: a hash of the reference photo's bytes, so a replaced photo (same type, same path) is used. */
+const referenceKeyOf = (reference: Buffer) => `sha256:${createHash('sha256').update(reference).digest('hex').slice(0, 32)}`;
+
 async function rerenderResult(t: Transformation, original: Buffer, opts: { hints: ColorHint[]; heal: HealMark[]; reference?: Buffer; referenceKey: string | null }) {
   const model = (t.model ?? 'sd-xl') as ImageModel;
   const kept = await keptPass(t);
@@ -231,12 +249,12 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let rendered;
   try {
-    rendered = await withRenderSlot(() => rerenderResult(t, original, { hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference, referenceKey: reference ? referencePath : null }));
+    rendered = await withRenderSlot(() => rerenderResult(t, original, { hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference, referenceKey: reference ? referenceKeyOf(reference) : null }));
   } catch (error) {
     throw toHttpError(error);
   }
   const { result } = rendered;
-  const preview = await makePreview(result.image, id);
+  const preview = await makePreview(result.image, await layoutOf(t.originalPath, original));
   if (change.reference) await storage.put(referencePath!, change.reference.bytes, mimeFor(change.reference.format));
   const passPath = rendered.passChanged ? await keepPass(id, rendered.pass) : t.meta.passPath ?? null;
   // Purchase may have happened meanwhile: update only while still unpurchased.

@@ -31,6 +31,7 @@ import { jobResolution } from '../../../src/lib/tool/video-schema';
 import { DEFAULT_VIDEO_RESOLUTION } from '../../../src/lib/tool/video-modes';
 import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
 import { withoutMetadata } from '../media/strip-metadata';
+import { watermarkSeed } from '../media/watermark';
 
 /**
  * Video jobs: POST /api/process-video validates and queues, the job runs in the background function
@@ -225,6 +226,7 @@ export async function runVideoJob(
       mode: t.mode === 'cinematic' ? 'cinematic' : 'standard',
       resolution: jobResolution(t.hints),
       watermarkText: BRAND,
+      watermarkSeed: watermarkSeed(id),
       signal,
       onProgress: (p) => {
         // The last 1 belongs to completion; keep the bar just below until the files are stored.

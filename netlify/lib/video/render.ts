@@ -1,12 +1,10 @@
 import sharp, { type Sharp } from 'sharp';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { watermarkOverlay } from '../media/watermark';
 import { checkVideoInput, MAX_INPUT_PIXELS } from './input';
 import {
   DEFAULT_VIDEO_RESOLUTION,
-  PREVIEW_SHORT_SIDE,
   RESOLUTION_SHORT_SIDE,
   VIDEO_FPS,
   VIDEO_FRAMES,
@@ -15,11 +13,12 @@ import {
 } from '../../../src/lib/tool/video-modes';
 import { parseMotion, planCameraPath, type CameraPath } from './motion';
 import { salientPoint } from './saliency';
-import { baseRegion, outputSize, scaledSize } from './frame';
+import { baseRegion, outputSize } from './frame';
 import { cinematicFilter } from './filters';
 import { abortError, runFfmpeg, writeFrames } from './ffmpeg';
 import { DEFAULT_ENCODE, x264Args, type EncodeOptions } from './encode';
 import { rgbToYuv420 } from './yuv';
+import { previewEncodeArgs, videoPreviewPass, videoPreviewSeed } from './preview';
 import { FrameComposer } from './compose';
 import { buildScene } from './parallax/scene';
 import { SubjectRenderer } from './parallax/subject-layer';
@@ -31,11 +30,13 @@ export { DEFAULT_ENCODE, type EncodeOptions } from './encode';
 export type RenderOptions = {
   prompt: string;
   mode: VideoMode;
-  /** The clean file's size; the preview stays at most 720p. Default 720p. */
+  /** The clean file's size; the preview is 480p whatever is chosen (preview.ts). Default 720p. */
   resolution?: VideoResolution;
   watermarkText: string;
   /** Faces large enough and facing the camera turn, nod and blink a little ("Bring faces to life"). Default on. */
   animateFaces?: boolean;
+  /** The item's watermark seed (`watermarkSeed(id)`): its preview's layout and grain. */
+  watermarkSeed?: number;
   onProgress?: (p: number) => void;
   signal?: AbortSignal;
 };
@@ -107,14 +108,10 @@ export async function prepareStill(
   return { still: await still.raw().toBuffer(), width, height, path };
 }
 
-/** The filtergraph over the composed frames: the look, then the clean output and the watermarked preview. */
-function filterGraph(mode: VideoMode, size: { width: number; height: number }, preview: { width: number; height: number }): string {
+/** The filtergraph over the composed frames: the look, then the clean output and the preview's branch. */
+function filterGraph(mode: VideoMode, size: { width: number; height: number }, previewFilter: string): string {
   const look = mode === 'cinematic' ? `${cinematicFilter(size.width, size.height)},` : '';
-  const scale = preview.width !== size.width ? `scale=${preview.width}:${preview.height}:flags=bicubic,` : '';
-  return (
-    `[0:v]settb=expr=1/${VIDEO_FPS},setpts=N,${look}split=2[clean][p];` +
-    `[p]${scale}null[ps];[1:v]format=yuva420p[wm];[ps][wm]overlay=0:0:format=yuv420[preview]`
-  );
+  return `[0:v]settb=expr=1/${VIDEO_FPS},setpts=N,${look}split=2[clean][p];${previewFilter}`;
 }
 
 /**
@@ -131,10 +128,7 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
   const decision = tuning.parallax === false ? { scene: null, reason: 'parallax off' } : await buildScene(still, width, height, path);
   const scene = decision.scene;
   const faces = opts.animateFaces === false ? null : await animateFaces(still, width, height, path, VIDEO_FPS);
-  const previewSize = scaledSize(width, height, PREVIEW_SHORT_SIDE);
-  const overlayPng = await watermarkOverlay(previewSize.width, previewSize.height, opts.watermarkText);
   if (signal?.aborted) throw abortError(signal);
-  const overlay = await sharp(overlayPng).ensureAlpha().raw().toBuffer();
   onProgress?.(0.05);
 
   const motion = new Motion(path, width, height);
@@ -143,19 +137,18 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
     : new FrameComposer(rgbToYuv420(still, width, height), motion, FLAT);
   const dir = await mkdtemp(join(tmpdir(), 'lumora-video-'));
   try {
-    const wm = join(dir, 'watermark.rgba');
     const cleanOut = join(dir, 'clean.mp4');
     const previewOut = join(dir, 'preview.mp4');
-    await writeFile(wm, overlay);
+    const pass = await videoPreviewPass(dir, { width, height }, { text: opts.watermarkText, seed: videoPreviewSeed(opts.watermarkSeed), firstInput: 1, source: '[p]' });
     const raw = (pixFmt: string, w: number, h: number) => ['-f', 'rawvideo', '-pix_fmt', pixFmt, '-video_size', `${w}x${h}`];
     await runFfmpeg(
       [
         '-loglevel', 'error', '-y',
         ...raw('yuv420p', width, height), '-framerate', String(VIDEO_FPS), '-i', 'pipe:0',
-        ...raw('rgba', previewSize.width, previewSize.height), '-i', wm,
-        '-filter_complex', filterGraph(opts.mode, { width, height }, previewSize),
+        ...pass.inputs,
+        '-filter_complex', filterGraph(opts.mode, { width, height }, pass.filter),
         '-map', '[clean]', ...x264Args({ crf, preset, fps: VIDEO_FPS, frames: VIDEO_FRAMES }), cleanOut,
-        '-map', '[preview]', ...x264Args({ crf: previewCrf, preset, fps: VIDEO_FPS, frames: VIDEO_FRAMES }), previewOut,
+        '-map', '[preview]', ...previewEncodeArgs({ crf: previewCrf, preset, fps: VIDEO_FPS, frames: VIDEO_FRAMES }), previewOut,
       ],
       {
         signal,

@@ -124,6 +124,7 @@ export async function renderReplicate(image: Buffer, opts: RenderOptions, config
   report(0.85);
   const result = await finishHostedVideo(mp4, opts.watermarkText, {
     signal,
+    watermarkSeed: opts.watermarkSeed,
     onProgress: (p) => report(0.85 + 0.15 * p),
   });
   report(1);

@@ -45,7 +45,8 @@ export class FunctionInstance {
         NETLIFY_PLAY_PORT: String(port),
         NETLIFY_PLAY_SERVER_READY_FD: '3',
       },
-      stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+      // A run whose stdout is a document (`npm run bench` prints JSON) sends the functions' logs to stderr.
+      stdio: ['ignore', process.env.FUNCTION_LOGS_TO_STDERR === '1' ? 2 : 'inherit', 'inherit', 'pipe'],
     });
     this.#child = child;
     child.once('exit', (code, signal) => {

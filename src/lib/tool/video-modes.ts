@@ -25,5 +25,8 @@ export const VIDEO_RESOLUTION_OPTIONS: { id: VideoResolution; name: string }[] =
   { id: '1080p', name: '1080p Full HD' },
 ];
 
-/** The watermarked preview stays light whatever was chosen: at most this short side. */
-export const PREVIEW_SHORT_SIDE = RESOLUTION_SHORT_SIDE['720p'];
+/**
+ * The watermarked preview's short side, whatever was chosen: below the cheapest paid file's (720p), so the
+ * preview is never the product even where its marks could be undone.
+ */
+export const PREVIEW_SHORT_SIDE = 480;

@@ -45,7 +45,7 @@ describe('renderEmbedded', () => {
     expect(r).toMatchObject({ width: 1280, height: 720, frames: 150, durationSeconds: 5 });
     const [video, preview] = await Promise.all([probe(r.video), probe(r.preview)]);
     expectPlayableMp4(video, 1280, 720);
-    expectPlayableMp4(preview, 1280, 720);
+    expectPlayableMp4(preview, 854, 480); // below the cheapest paid file (720p)
     expectFaststart(r.video);
     expectFaststart(r.preview);
     expect(progress[0]).toBe(0);

@@ -6,7 +6,7 @@ import { githubSettings } from '../../../src/editor/github-settings';
 
 // The deployed editor's settings, its /admin page and GitHub sign-in (the routes in src/pages/admin/ call these).
 const env = { EDITOR_GITHUB_REPO: 'acme/site', EDITOR_GITHUB_CLIENT_ID: 'cid', EDITOR_GITHUB_CLIENT_SECRET: 'very-secret' };
-const settings = { repo: 'acme/site', branch: 'main', clientId: 'cid', clientSecret: 'very-secret' };
+const settings = { repo: 'acme/site', branch: 'main', clientId: 'cid', clientSecret: 'very-secret', scope: 'public_repo' as const };
 const origin = 'https://site.example';
 
 describe('editor settings', () => {

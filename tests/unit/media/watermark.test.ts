@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makePreview } from '../../../netlify/lib/media/image-preview';
-import { watermarkCoverage, watermarkOverlay, watermarkSeed } from '../../../netlify/lib/media/watermark';
+import { makePreview, previewLongSide } from '../../../netlify/lib/media/image-preview';
+import { uploadWatermarkSeed, watermarkCoverage, watermarkOverlay, watermarkSeed } from '../../../netlify/lib/media/watermark';
 import { WATERMARK } from '../../../src/lib/watermark-spec';
 import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf } from '../../support/watermark-attack';
 
@@ -22,7 +22,8 @@ describe('the preview watermark', () => {
     const clean = await photoLike(1200, 900);
     const preview = await makePreview(clean, 'item-a');
     const { width = 0, height = 0 } = await sharp(preview).metadata();
-    expect([width, height]).toEqual([WATERMARK.previewMaxSide, 768]);
+    // 70 % of the result's long side (1024 at most): below what is bought.
+    expect([width, height]).toEqual([840, 630]);
     // The attacker is given the exact overlay of this item (which in reality needs the site's secret).
     const alpha = await overlayAlpha(await watermarkOverlay(width, height, WATERMARK.text, watermarkSeed('item-a')));
     const marked = (p: number) => alpha[p]! > 0;
@@ -58,9 +59,22 @@ describe('the preview watermark', () => {
     expect(differing / a.length).toBeGreaterThan(0.03);
   });
 
-  it('never enlarges a small result', async () => {
+  it('previews even a small result below its size, and a large one at 1024 px at most', async () => {
     const preview = await makePreview(await photoLike(320, 240), 'item-c');
     const { width, height, exif } = await sharp(preview).metadata();
-    expect([width, height, exif]).toEqual([320, 240, undefined]);
+    expect([width, height, exif]).toEqual([224, 168, undefined]);
+    expect(previewLongSide(1024)).toBe(717);
+    expect(previewLongSide(4000)).toBe(WATERMARK.previewMaxSide);
+  });
+
+  it('one photo uploaded again (the same file, re-encoded, resized) keeps one layout; another photo gets another', async () => {
+    const photo = await photoLike(1200, 900);
+    const seeds = await Promise.all([
+      uploadWatermarkSeed(photo),
+      uploadWatermarkSeed(await sharp(photo).jpeg({ quality: 80 }).toBuffer()),
+      uploadWatermarkSeed(await sharp(photo).resize(900).png().toBuffer()),
+    ]);
+    expect(new Set(seeds).size).toBe(1);
+    expect(await uploadWatermarkSeed(await photoLike(1200, 900, 99))).not.toBe(seeds[0]);
   });
 });

@@ -28,7 +28,9 @@ describe('the deploy context from Netlify’s variables', () => {
     expect(deployContextFrom('production')).toBe('production');
     expect(deployContextFrom('deploy-preview')).toBe('deploy-preview');
     expect(deployContextFrom('branch-deploy')).toBe('branch-deploy');
-    expect(deployContextFrom('staging')).toBe('branch-deploy');
+    // A name Netlify does not use counts as production (the strict rules); its hosted dev servers as branch deploys.
+    expect(deployContextFrom('staging')).toBe('production');
+    expect(deployContextFrom('preview-server')).toBe('branch-deploy');
     expect(['production', 'dev'].map((c) => isPreviewContext(deployContextFrom(c)))).toEqual([false, false]);
     expect(['deploy-preview', 'branch-deploy'].map((c) => isPreviewContext(deployContextFrom(c)))).toEqual([true, true]);
   });

@@ -59,7 +59,7 @@ const debianBackend: Backend = {
     const server = await startDebianPostgres();
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
-    await applyMigrations(pgTarget(client));
+    await applyMigrations(pgTarget(client), undefined, { nonProduction: true });
     await client.end();
     // Same server env as the embedded platform, minus the PGlite marker.
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-pg-storage-'));
