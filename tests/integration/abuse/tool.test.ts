@@ -24,7 +24,8 @@ import { FakeReplicate } from '../../support/fake-replicate';
 import { replicateConnection, replicateRun } from '../../../netlify/lib/providers/replicate-client';
 import { databaseRateLimiter } from '../../../netlify/lib/rate-limit';
 import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf } from '../../support/watermark-attack';
-import { watermarkOverlay, watermarkSeed } from '../../../netlify/lib/media/watermark';
+import { uploadWatermarkSeed, watermarkOverlay } from '../../../netlify/lib/media/watermark';
+import { previewLongSide } from '../../../netlify/lib/media/image-preview';
 import { WATERMARK } from '../../../src/lib/watermark-spec';
 import { MSG } from '../../../src/lib/messages';
 import { seedCompleted } from '../platform/helpers/seed';
@@ -239,9 +240,10 @@ describe('the smaller findings: the tool', () => {
 });
 
 describe('the preview does not give the product away', () => {
-  it('a 1200 × 900 restoration’s preview is capped at 1024 px, and inverting its known overlay stays far from the bought file on the marked pixels', async () => {
+  it('a 1200 × 900 restoration’s preview is smaller than the bought file, and inverting its known overlay stays far from it on the marked pixels', async () => {
+    const photo = await photoLike(1200, 900);
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await photoLike(1200, 900))], { type: 'image/jpeg' }), 'photo.jpg');
+    form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'photo.jpg');
     form.append('model', 'sd-v1.5');
     form.append('prompt', 'Restore this photo please');
     const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', body: form }), client() as never);
@@ -249,9 +251,9 @@ describe('the preview does not give the product away', () => {
     const { transformationId: id, processedUrl } = await res.json();
     const preview = Buffer.from(await (await files(new Request(new URL(processedUrl, BASE)), {})).arrayBuffer());
     const { width = 0, height = 0 } = await sharp(preview).metadata();
-    expect(Math.max(width, height)).toBe(WATERMARK.previewMaxSide);
-    // The attacker is handed the item's exact overlay (in reality it needs the site's secret to compute).
-    const alpha = await overlayAlpha(await watermarkOverlay(width, height, WATERMARK.text, watermarkSeed(id)));
+    expect(Math.max(width, height)).toBe(previewLongSide(1200));
+    // The attacker is handed the upload's exact overlay (in reality it needs the site's secret to compute).
+    const alpha = await overlayAlpha(await watermarkOverlay(width, height, WATERMARK.text, await uploadWatermarkSeed(photo)));
     const clean = (await getStorage().get((await getTransformation(id))!.resultPath!))!;
     const reference = await rawOf(clean, { width, height });
     const marked = (p: number) => alpha[p]! > 0;
