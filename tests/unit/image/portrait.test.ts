@@ -32,7 +32,7 @@ describe('portrait hints', () => {
     const w = 60, h = 60;
     const L = new Float32Array(w * h).fill(30);
     for (let y = 10; y < 50; y++) for (let x = 15; x < 45; x++) if ((x - 30) ** 2 / 15 ** 2 + (y - 30) ** 2 / 20 ** 2 < 1) L[y * w + x] = 65;
-    const analysis: PhotoAnalysis = { width: w, height: h, people: null, faces: [ellipseFace(30, 30, 12, 16)], subjects: [], timings: {} };
+    const analysis: PhotoAnalysis = { width: w, height: h, people: null, faces: [ellipseFace(30, 30, 12, 16)], subjects: [], timings: {}, unavailable: [] };
     const soft = portraitHints(analysis, L, w, h, 1)!;
     const [a, b] = skinChroma(65);
     expect(soft.a[30 * w + 30]).toBeCloseTo(a, 4);
