@@ -27,3 +27,9 @@ export const VIDEO_RESOLUTION_OPTIONS: { id: VideoResolution; name: string }[] =
 
 /** The watermarked preview stays light whatever was chosen: at most this short side. */
 export const PREVIEW_SHORT_SIDE = RESOLUTION_SHORT_SIDE['720p'];
+
+/** The video tab's two switches, as the buyer reads them (labels and error messages). */
+export const VIDEO_OPTION_NAMES = {
+  restoreFirst: 'Restore & colorize first',
+  animateFaces: 'Bring faces to life',
+} as const;
