@@ -5,6 +5,7 @@
  * measures (tracked features leaving one camera move; the portrait fixture, generated scenes) and fallbacks. Server: the local
  * server's request overhead (function calls after the first, one 1 MP restore through the API). Deploy: each
  * Netlify function's zipped and unzipped bundle size against Netlify's limits (`npm run bench:deploy`).
+ * Vision: each model's size, cold load and per-photo CPU and wall time (`npm run bench -- vision`).
  * Hardening: the security review's probes over HTTP (watermark inversion, the heal flood's refusal time, a
  * cross-site checkout, 40 checkouts from one client, location data in a served original).
  * `--quick` runs fewer sizes and repetitions; `--only=cat,parrot` scores just those fixtures.
@@ -16,13 +17,15 @@ import { benchVideo } from '../bench/video';
 import { benchLocalServer } from '../bench/local-server';
 import { benchDeploy } from '../bench/deploy';
 import { benchHardening } from '../bench/hardening';
+import { benchVision } from '../bench/vision';
 
 const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => ['image', 'video', 'server', 'deploy', 'hardening'].includes(a));
+const only = process.argv.find((a) => ['image', 'video', 'vision', 'server', 'deploy', 'hardening'].includes(a));
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
 if (!only || only === 'video') report.video = await benchVideo({ runs: quick ? 2 : 5, quick });
+if (!only || only === 'vision') report.vision = await benchVision({ runs: quick ? 1 : 3 });
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();
 if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));

@@ -45,14 +45,14 @@ export async function peopleClips(fixtures: string) {
     for (const restored of [false, true]) {
       const { result, stages, total } = await measureClip(photo, restored);
       const tracks = await clipTracks(result.video, result.width, result.height);
-      const faces = result.vision?.faces ?? [];
+      const faces = result.faces;
       out.push({
         photo: name,
         run: restored ? 'restored first' : 'raw',
         depth: result.depth,
         parallaxShare: round(parallaxShare(tracks)),
         tracks: tracks.start.length,
-        face: faces.length ? { found: true, frontal: faces.some((f) => f.frontal), widthPx: Math.round(faces[0]!.box.width) } : { found: false },
+        face: faces ? { found: faces.found, animated: faces.animated, ...(faces.error && { error: faces.error }), decisions: faces.decisions.map((d) => ('reason' in d ? d.reason : 'animated')) } : { found: 0 },
         stages,
         total,
       });

@@ -260,7 +260,8 @@ export async function runVideoJob(
     const done = await completeTransformation(id, {
       resultPath: paths.videoResult(id),
       previewPath: paths.videoPreview(id),
-      // `depth` says how the clip was made: layered parallax, or the flat move and why (kept for support and tuning).
+      // `depth` says how the clip was made: layered parallax, or the flat move and why; `faces`, which faces move
+      // and why the others do not (kept for support and tuning).
       hints: {
         width: result.width,
         height: result.height,
@@ -268,6 +269,7 @@ export async function runVideoJob(
         durationSeconds: result.durationSeconds,
         ...made,
         ...(result.depth && { depth: result.depth }),
+        ...(result.faces && { faces: result.faces }),
       },
     });
     return done ?? (await getTransformation(id));

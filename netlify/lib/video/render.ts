@@ -25,7 +25,8 @@ import { buildScene } from './parallax/scene';
 import { SubjectRenderer } from './parallax/subject-layer';
 import { FLAT, Motion, type Depth } from './parallax/plan';
 import type { SubjectCue } from './layers/subject';
-import { analysePhoto, type PhotoAnalysis } from '../vision';
+import type { PhotoAnalysis } from '../vision';
+import { animateFaces, type FacesReport } from './faces';
 
 export { DEFAULT_ENCODE, type EncodeOptions } from './encode';
 
@@ -35,7 +36,7 @@ export type RenderOptions = {
   /** The clean file's size; the preview stays at most 720p. Default 720p. */
   resolution?: VideoResolution;
   watermarkText: string;
-  /** "Bring faces to life": a frontal face found large enough moves a little (default on). */
+  /** Faces large enough and facing the camera turn, nod and blink a little ("Bring faces to life"). Default on. */
   animateFaces?: boolean;
   onProgress?: (p: number) => void;
   signal?: AbortSignal;
@@ -61,8 +62,10 @@ export type RenderResult = {
   depth?: DepthReport;
   /** Set by the embedded engine. */
   timings?: RenderTimings;
-  /** The vision models' answer on the still (coordinates in `vision.width` × `vision.height`), when they ran. */
+  /** The vision models' answer on the still for the layers (coordinates in `vision.width` × `vision.height`), when they ran. */
   vision?: PhotoAnalysis;
+  /** Set by the embedded engine when faces were looked for: which move and why the others do not. */
+  faces?: FacesReport;
 };
 
 /** Encoder settings plus whether to look for layers at all (off: today's flat move, for comparisons). */
@@ -142,6 +145,9 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
   const decision = tuning.parallax === false ? { scene: null, reason: 'parallax off' } : await buildScene(still, width, height, path, vision);
   lap('layers');
   const scene = decision.scene;
+  // The face motion finds its faces itself (the vision module's face models); its time is the vision stage's.
+  const faces = opts.animateFaces === false ? null : await animateFaces(still, width, height, path, VIDEO_FPS);
+  lap('vision');
   const previewSize = scaledSize(width, height, PREVIEW_SHORT_SIDE);
   const overlayPng = await watermarkOverlay(previewSize.width, previewSize.height, opts.watermarkText);
   if (signal?.aborted) throw abortError(signal);
@@ -180,7 +186,10 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
         signal,
         // Frames encoded drive 5 %..95 %; the faststart rewrite and file reads take the rest.
         onFrame: (n) => onProgress?.(0.05 + 0.9 * Math.min(1, n / VIDEO_FRAMES)),
-        feed: (stdin) => writeFrames(stdin, VIDEO_FRAMES, composer.frameBytes, (n, frame) => framing(() => composer.render(n, frame)), signal),
+        feed: (stdin) => writeFrames(stdin, VIDEO_FRAMES, composer.frameBytes, (n, frame) => framing(() => {
+          composer.render(n, frame);
+          faces?.animator?.apply(n, frame);
+        }), signal),
       },
     );
     const [video, preview] = await Promise.all([readFile(cleanOut), readFile(previewOut)]);
@@ -191,7 +200,7 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
     const depth: DepthReport = scene
       ? { mode: 'parallax', cue: scene.cue, ...(scene.found && { found: scene.found }), subjectArea: round(scene.area), factors: roundDepth(scene.depth) }
       : { mode: 'flat', reason: decision.reason ?? 'no subject' };
-    return { video, preview, width, height, frames: VIDEO_FRAMES, durationSeconds: VIDEO_FRAMES / VIDEO_FPS, depth, timings, ...(vision && { vision }) };
+    return { video, preview, width, height, frames: VIDEO_FRAMES, durationSeconds: VIDEO_FRAMES / VIDEO_FPS, depth, timings, ...(vision && { vision }), ...(faces && { faces: faces.report }) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -209,7 +218,9 @@ async function visionOf(still: Buffer, width: number, height: number): Promise<P
   const h = Math.round(height * scale);
   const data = scale < 1 ? await sharp(still, { raw: { width, height, channels: 3 } }).resize(w, h, { kernel: 'linear' }).raw().toBuffer() : still;
   try {
-    return await analysePhoto({ data, width: w, height: h });
+    // Loaded on first use, as the face motion does: a function need not parse TensorFlow.js to start.
+    const { analysePhoto } = await import('../vision');
+    return await analysePhoto({ data, width: w, height: h }, { faces: false });
   } catch (error) {
     console.error('[video] vision models unavailable, using saliency alone:', error);
     return undefined;
@@ -222,7 +233,8 @@ function stageClock() {
   let [t, c] = [performance.now(), process.cpuUsage()];
   const lap = (stage: RenderStage) => {
     const used = process.cpuUsage(c);
-    timings[stage] = { wallMs: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000) };
+    const before = timings[stage] ?? { wallMs: 0, cpuMs: 0 };
+    timings[stage] = { wallMs: before.wallMs + Math.round(performance.now() - t), cpuMs: before.cpuMs + Math.round((used.user + used.system) / 1000) };
     [t, c] = [performance.now(), process.cpuUsage()];
   };
   /** The stages, the frames' own time taken out of the encode's and reported as `render`. */

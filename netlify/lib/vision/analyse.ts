@@ -1,11 +1,11 @@
-// One pass over a photo: the image becomes one tensor, the models asked for run on it in turn (the detector
-// first, so the segmentation can use its person boxes), each stage timed in wall and CPU time.
+// One pass over a photo: the image becomes one tensor, the models asked for run on it in turn (the detector and
+// the faces first, so the segmentation can look again where they found someone), each stage timed in wall and CPU time.
 
 import sharp from 'sharp';
 import { detectFaces } from './faces';
 import { detectSubjects } from './objects';
 import { segmentPeople } from './people';
-import { imageTensor, model, ready, timed } from './runtime';
+import { hasModel, imageTensor, model, ready, timed } from './runtime';
 import type { AnalyseOptions, PhotoAnalysis, RgbImage, Subject, VisionModelId } from './types';
 
 export const ALL_MODELS: readonly VisionModelId[] = ['blazeface', 'facemesh', 'selfie', 'nanodet'];
@@ -15,7 +15,8 @@ export const VISION_MAX_SIDE = 1280;
 
 let loaded = false;
 
-export async function loadModels(ids: readonly VisionModelId[] = ALL_MODELS): Promise<void> {
+/** Loads the models named, or every model this deployment ships. */
+export async function loadModels(ids: readonly VisionModelId[] = ALL_MODELS.filter(hasModel)): Promise<void> {
   await ready();
   await Promise.all(ids.map((id) => model(id)));
 }
@@ -28,7 +29,13 @@ export async function analyse(image: RgbImage, options: AnalyseOptions): Promise
   const { width, height } = image;
   const channels = image.channels ?? 3;
   if (!(width > 0 && height > 0) || image.data.length < width * height * channels) throw new Error('The image for analysis is empty or its pixels do not match its size.');
-  const want = { people: options.people ?? true, faces: options.faces ?? true, subjects: options.subjects ?? true };
+  const asked = { people: options.people ?? true, faces: options.faces ?? true, subjects: options.subjects ?? true };
+  const unavailable = modelsFor(asked).filter((id) => !hasModel(id));
+  const want = {
+    people: asked.people && hasModel('selfie'),
+    faces: asked.faces && hasModel('blazeface') && hasModel('facemesh'),
+    subjects: asked.subjects && hasModel('nanodet'),
+  };
   const timings: PhotoAnalysis['timings'] = {};
   const first = !loaded;
   const load = await timed(() => loadModels(modelsFor(want)));
@@ -51,11 +58,11 @@ export async function analyse(image: RgbImage, options: AnalyseOptions): Promise
     }
     let people: PhotoAnalysis['people'] = null;
     if (want.people) {
-      const t = await timed(() => segmentPeople(tensor, size, want.subjects ? subjects : null));
+      const t = await timed(() => segmentPeople(tensor, size, want.subjects ? subjects : null, faces));
       people = t.value;
       timings.people = { wallMs: t.wallMs, cpuMs: t.cpuMs };
     }
-    return { width, height, people, faces, subjects, timings };
+    return { width, height, people, faces, subjects, unavailable, timings };
   } finally {
     tensor.dispose();
   }

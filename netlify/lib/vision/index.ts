@@ -9,8 +9,9 @@ import type { AnalyseOptions, Face, PeopleResult, PhotoAnalysis, RgbImage, Subje
 export type * from './types';
 export { MESH } from './mesh';
 export { decodeForVision };
+export { hasModel, ModelUnavailableError } from './runtime';
 
-/** Loads (once) the models the options need; call it at cold start so the first request does not pay for it. */
+/** Loads (once) the models named, by default every one this deployment ships; call it at cold start so the first request does not pay for it. */
 export function loadVision(models?: readonly VisionModelId[]): Promise<void> {
   return loadModels(models);
 }
@@ -25,10 +26,12 @@ export async function findFaces(image: RgbImage, options: { maxFaces?: number } 
   return (await analyse(image, { faces: true, people: false, subjects: false, maxFaces: options.maxFaces })).faces;
 }
 
-/** A person mask at image size (small figures segmented again on their detected crop) and the people in it. */
-export async function findPeople(image: RgbImage): Promise<PeopleResult> {
-  const result = await analyse(image, { faces: false, people: true, subjects: true });
-  return result.people!;
+/**
+ * A person mask at image size (small figures segmented again on their detected crop, close portraits around
+ * their faces) and the people in it; null where the segmentation model is not shipped.
+ */
+export async function findPeople(image: RgbImage): Promise<PeopleResult | null> {
+  return (await analyse(image, { faces: true, people: true, subjects: true })).people;
 }
 
 /** COCO objects (people, animals, things) with boxes, best first. */

@@ -1,11 +1,15 @@
-// Other subjects: NanoDet (COCO, 80 classes) on the photo resized to 416 × 416, channels first.
+// Other subjects: NanoDet (COCO, 80 classes) on the photo resized to 416 × 416, channels first, normalised as
+// NanoDet was trained (BGR, ImageNet mean and deviation; tried against 0..1 RGB on the reference photos: higher
+// scores on the animals and people, fewer false ones).
 
 import { decodeNanodet, suppress, type DetectorLevel } from './decode';
 import { COCO_LABELS } from './labels';
 import { inputSize, model, tf } from './runtime';
 import type { Subject } from './types';
 
-const MIN_SCORE = 0.35;
+const MIN_SCORE = 0.3;
+const BGR_MEAN = [103.53, 116.28, 123.675];
+const BGR_STD = [57.375, 57.12, 58.395];
 const MAX_SUBJECTS = 20;
 
 export async function detectSubjects(image: tf.Tensor4D, size: { width: number; height: number }): Promise<Subject[]> {
@@ -13,7 +17,8 @@ export async function detectSubjects(image: tf.Tensor4D, size: { width: number; 
   const input = inputSize(detector).width;
   const outs = tf.tidy(() => {
     const resized = tf.image.resizeBilinear(image, [input, input]);
-    return detector.execute(tf.transpose(tf.div(resized, 255), [0, 3, 1, 2])) as tf.Tensor[];
+    const normalised = tf.div(tf.sub(tf.reverse(resized, -1), BGR_MEAN), BGR_STD);
+    return detector.execute(tf.transpose(normalised, [0, 3, 1, 2])) as tf.Tensor[];
   });
   const levels: DetectorLevel[] = [];
   for (const stride of [8, 16, 32]) {

@@ -1,10 +1,11 @@
 // People: MediaPipe's selfie segmentation (256 × 256, one channel: the probability of a person) on the whole
 // photo, then again on each detected person too small for it (it was trained on close-ups; a full figure a
-// third of the frame tall is mostly missed), the crop's mask merged into the photo's by the larger value.
+// third of the frame tall is mostly missed) and on the head and shoulders below each face no detected person
+// holds (a close portrait the detector misses), the crop's mask merged into the photo's by the larger value.
 
 import { squareAround } from './decode';
 import { inputSize, model, tf } from './runtime';
-import type { Box, PeopleResult, Person, Subject } from './types';
+import type { Box, Face, PeopleResult, Person, Subject } from './types';
 
 /** A detected person shorter than this share of the photo's height is segmented again on their own crop. */
 const SMALL_FIGURE = 0.55;
@@ -12,12 +13,24 @@ const SMALL_FIGURE = 0.55;
 const FIGURE_CROP = 1.25;
 const MIN_PERSON_SCORE = 0.4;
 
-export async function segmentPeople(image: tf.Tensor4D, size: { width: number; height: number }, subjects: Subject[] | null): Promise<PeopleResult> {
+export async function segmentPeople(
+  image: tf.Tensor4D,
+  size: { width: number; height: number },
+  subjects: Subject[] | null,
+  faces: Face[] = [],
+): Promise<PeopleResult> {
   const { width, height } = size;
   const mask = await segment(image, size, { x: 0, y: 0, width, height }, width, height);
-  const persons = (subjects ?? []).filter((s) => s.label === 'person' && s.score >= MIN_PERSON_SCORE);
+  const persons: Person[] = (subjects ?? [])
+    .filter((s) => s.label === 'person' && s.score >= MIN_PERSON_SCORE)
+    .map((s) => ({ box: s.box, score: s.score, source: 'detector' as const }));
+  for (const f of faces) {
+    const c = { x: f.box.x + f.box.width / 2, y: f.box.y + f.box.height / 2 };
+    if (persons.some((p) => c.x >= p.box.x && c.x <= p.box.x + p.box.width && c.y >= p.box.y && c.y <= p.box.y + p.box.height)) continue;
+    persons.push({ box: headAndShoulders(f.box), score: f.score, source: 'face' });
+  }
   for (const p of persons) {
-    if (p.box.height >= SMALL_FIGURE * height) continue;
+    if (p.source === 'detector' && p.box.height >= SMALL_FIGURE * height) continue;
     const crop = clip(squareAround(p.box, FIGURE_CROP), width, height);
     if (crop.width < 8 || crop.height < 8) continue;
     const part = await segment(image, size, crop, crop.width, crop.height);
@@ -33,14 +46,17 @@ export async function segmentPeople(image: tf.Tensor4D, size: { width: number; h
   let on = 0;
   for (let i = 0; i < mask.length; i++) if (mask[i]! >= 0.5) on++;
   const coverage = on / mask.length;
-  const people: Person[] = persons
-    .filter((p) => share(mask, width, clip(p.box, width, height)) >= 0.2)
-    .map((p) => ({ box: p.box, score: p.score, source: 'detector' as const }));
+  const people = persons.filter((p) => share(mask, width, clip(p.box, width, height)) >= 0.2);
   if (people.length === 0 && coverage >= 0.01) {
     const box = maskBounds(mask, width, height);
     if (box) people.push({ box, score: Math.round(coverage * 1000) / 1000, source: 'segmentation' });
   }
   return { mask, width, height, coverage, people };
+}
+
+/** Where the body of a face's owner probably is: the head with a margin and the shoulders below it. */
+function headAndShoulders(face: Box): Box {
+  return { x: face.x - face.width * 1.1, y: face.y - face.height * 0.5, width: face.width * 3.2, height: face.height * 3.5 };
 }
 
 /** The model's mask for `region` of the image, at outW × outH. */

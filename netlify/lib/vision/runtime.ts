@@ -2,6 +2,7 @@
 // download), and the model files read from ./models by their repository path (`projectFile`: bundling moves
 // the code, not the files). Each model loads once per process.
 
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
@@ -40,11 +41,25 @@ type ModelJson = {
   userDefinedMetadata?: Record<string, object>;
 };
 
+/**
+ * A function ships only the model files its netlify.toml `included_files` names (the object detector does not
+ * fit in the video function's budget): a model whose file is absent is unavailable there, not an error.
+ */
+export class ModelUnavailableError extends Error {
+  constructor(readonly model: VisionModelId) {
+    super(`The ${model} model's files are not in this deployment (${MODELS_DIR}/${model}.json).`);
+    this.name = 'ModelUnavailableError';
+  }
+}
+
+export const hasModel = (id: VisionModelId) => existsSync(projectFile(`${MODELS_DIR}/${id}.json`));
+
 /** A converted graph model from its model.json and weight files in MODELS_DIR. */
 export function model(id: VisionModelId): Promise<GraphModel> {
   let loading = models.get(id);
   if (!loading) {
     loading = (async () => {
+      if (!hasModel(id)) throw new ModelUnavailableError(id);
       await ready();
       const json = JSON.parse(await readFile(projectFile(`${MODELS_DIR}/${id}.json`), 'utf8')) as ModelJson;
       const bins = await Promise.all(json.weightsManifest.flatMap((g) => g.paths).map((p) => readFile(projectFile(`${MODELS_DIR}/${p}`))));

@@ -42,8 +42,11 @@ export type Face = {
 export type Person = {
   box: Box;
   score: number;
-  /** Where the box came from: the object detector's person class, or the segmentation's own connected region. */
-  source: 'detector' | 'segmentation';
+  /**
+   * Where the box came from: the object detector's person class, a found face (its head and shoulders), or the
+   * segmentation's own extent when neither found anyone.
+   */
+  source: 'detector' | 'face' | 'segmentation';
 };
 
 export type PeopleResult = {
@@ -83,6 +86,8 @@ export type PhotoAnalysis = {
   people: PeopleResult | null;
   faces: Face[];
   subjects: Subject[];
+  /** Models asked for whose files this deployment does not ship (their answers are empty): see ./models/README.md. */
+  unavailable: VisionModelId[];
   /** Per stage: 'load' (first call only), 'faces', 'people', 'subjects'. */
   timings: Partial<Record<'load' | 'faces' | 'people' | 'subjects', StageTime>>;
 };

@@ -97,6 +97,17 @@ describe('function bundles for a Netlify deploy', () => {
     expect(health).toContain('node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
     expect(health.some((p) => p.startsWith('netlify/lib/image/reference/'))).toBe(false);
   });
+
+  it('ships the video functions the face and person models, TensorFlow.js and its wasm, and no other model', () => {
+    for (const name of ['process-video', 'process-video-background']) {
+      const files = bundles.get(name)!.files.map((f) => f.path);
+      const models = files.filter((p) => p.startsWith('netlify/lib/vision/models/')).sort();
+      expect(models, name).toEqual(['blazeface', 'facemesh', 'selfie'].flatMap((m) => [`netlify/lib/vision/models/${m}.bin`, `netlify/lib/vision/models/${m}.json`]));
+      expect(files, name).toContain('node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm');
+      for (const pkg of ['tfjs-core', 'tfjs-converter', 'tfjs-backend-wasm']) expect(files.some((p) => p.startsWith(`node_modules/@tensorflow/${pkg}/`)), pkg).toBe(true);
+    }
+    expect(bundles.get('health')!.files.some((f) => f.path.startsWith('netlify/lib/vision/models/'))).toBe(false);
+  });
 });
 
 describe.skipIf(!built)('the server function of a site build (on-demand routes: the content editor)', () => {
