@@ -93,6 +93,8 @@ export const MSG = {
   videoPromptBlank: 'Please provide a description of how you want the image to animate',
   videoResolution: `Please choose a video resolution: ${VIDEO_RESOLUTIONS.join(' or ')}`,
   videoUnavailable: 'Video generation API is currently unavailable. Please try again later.',
+  videoOption: (name: string) => `"${name}" must be on or off`,
+  videoSourceImage: 'That restored photo is not available to animate. Please restore it again.',
   videoBusy: 'Several videos are being made right now. Please try again in a minute.',
   videoStarting:
     'Starting video generation process with a video generation service. This may take up to 5 minutes...',

@@ -1,4 +1,6 @@
-export { processImage, applyHints, applyHeal, applyReference, processImageOptionsSchema, hintsOf } from './image';
+export { processImage, applyHints, applyHeal, applyReference, processImageOptionsSchema, hintsOf, toHttpError } from './image';
+export { videoDefaults } from './video-source';
+export { inspectImage } from '../image';
 export {
   parseVideoBody,
   queueVideo,

@@ -13,6 +13,8 @@ export const TOOL_LIMITS = {
   /** Heal brush re-renders: one per mark, undo or clear, so more of them than hints. */
   heal: { max: 120, windowSeconds: 600 },
   video: { max: 12, windowSeconds: 600 },
+  /** The video tab's defaults for a chosen photo (a small copy: tone and faces), once per photo chosen. */
+  defaults: { max: 60, windowSeconds: 600 },
   /** Signed upload grants (large files): each reserves a storage path, so a client cannot mint them in bulk. */
   upload: { max: 20, windowSeconds: 600 },
 } as const;

@@ -29,7 +29,11 @@ export async function statusAnswer(t: Transformation): Promise<TransformationSta
     status: t.status,
     progress: t.progress,
     purchased: t.purchased,
-    ...(t.kind === 'video' && { resolution: jobResolution(t.hints) }),
+    ...(t.kind === 'video' && {
+      resolution: jobResolution(t.hints),
+      stillUrl: completed ? await viewUrl(t.meta.originalViewPath ?? null) : null,
+      ...(typeof t.hints.restoreFirst === 'boolean' && { restoreFirst: t.hints.restoreFirst }),
+    }),
     videoUrl: t.kind === 'video' ? previewUrl : null,
     originalImageUrl: await viewUrl(t.originalPath),
     processedUrl: t.kind === 'image' ? previewUrl : null,

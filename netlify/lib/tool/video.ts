@@ -27,11 +27,13 @@ import {
   type Transformation,
 } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
-import { jobResolution } from '../../../src/lib/tool/video-schema';
+import { ImageInputError } from '../image';
+import { animateImageRequestSchema, jobResolution } from '../../../src/lib/tool/video-schema';
 import { DEFAULT_VIDEO_RESOLUTION } from '../../../src/lib/tool/video-modes';
 import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
 import { withoutMetadata } from '../media/strip-metadata';
 import { watermarkSeed } from '../media/watermark';
+import { jobStill, sourceImage } from './video-source';
 
 /**
  * Video jobs: POST /api/process-video validates and queues, the job runs in the background function
@@ -56,12 +58,13 @@ export const BACKGROUND_PATH = '/.netlify/functions/process-video-background';
 const uploadVideoSchema = processVideoRequestSchema.omit({ imageData: true }).extend({
   uploadId: z.string().refine(isUploadId, 'Invalid upload id'),
 });
-/** A checked request; callers inside the server may leave the defaults (resolution, duration) out. */
-type VideoBody = z.input<typeof processVideoRequestSchema> | z.input<typeof uploadVideoSchema>;
+/** A checked request; callers inside the server may leave the defaults (resolution, duration, options) out. */
+type VideoBody = z.input<typeof processVideoRequestSchema> | z.input<typeof uploadVideoSchema> | z.input<typeof animateImageRequestSchema>;
 
-export function parseVideoBody(input: unknown): z.infer<typeof processVideoRequestSchema> | z.infer<typeof uploadVideoSchema> {
+export function parseVideoBody(input: unknown): z.infer<typeof processVideoRequestSchema> | z.infer<typeof uploadVideoSchema> | z.infer<typeof animateImageRequestSchema> {
   const obj = (input ?? {}) as Record<string, unknown>;
-  const schema = typeof obj.uploadId === 'string' && obj.imageData === undefined ? uploadVideoSchema : processVideoRequestSchema;
+  const direct = obj.imageData === undefined;
+  const schema = direct && obj.fromImageId !== undefined ? animateImageRequestSchema : direct && typeof obj.uploadId === 'string' ? uploadVideoSchema : processVideoRequestSchema;
   const result = schema.safeParse(input);
   // The first issue's own message: the schema's texts, without a field prefix.
   if (!result.success) throw new HttpError(400, result.error.issues[0]?.message ?? 'Invalid request');
@@ -73,12 +76,21 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
   const status = await videoEngineStatus();
   if (!status.available) throw new HttpError(503, MSG.videoUnavailable);
   let bytes: Buffer;
-  if ('imageData' in body) {
+  // "Animate this photo": the image's display copy of its original is the job's original (what the buyer sees
+  // beside the clip); the clean restoration itself is read when the job runs.
+  const source = 'fromImageId' in body ? await sourceImage(body.fromImageId) : null;
+  if (source) {
+    const original = await getStorage().get(source.meta.originalViewPath ?? source.originalPath!);
+    if (!original) throw new HttpError(404, MSG.videoSourceImage);
+    bytes = original;
+  } else if ('imageData' in body) {
     const parsed = parseImageDataUrl(body.imageData);
     if (!parsed) throw new HttpError(400, MSG.videoInvalidType);
     bytes = Buffer.from(parsed.base64, 'base64');
-  } else {
+  } else if ('uploadId' in body) {
     bytes = await readUpload(body.uploadId);
+  } else {
+    throw new HttpError(400, MSG.videoInvalidType);
   }
   let header;
   try {
@@ -94,7 +106,13 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
     prompt: body.prompt,
     mode: body.mode,
     // The resolution is chosen before rendering and sets the price (the row's price_key reads it).
-    hints: { resolution: body.resolution ?? DEFAULT_VIDEO_RESOLUTION },
+    // The buyer's choices as given; one left out is decided by the job from the photo (video-source.ts).
+    hints: {
+      resolution: body.resolution ?? DEFAULT_VIDEO_RESOLUTION,
+      ...('restoreFirst' in body && body.restoreFirst !== undefined && { restoreFirst: body.restoreFirst }),
+      ...(body.animateFaces !== undefined && { animateFaces: body.animateFaces }),
+      ...(source && { sourceImageId: source.id }),
+    },
     status: 'queued',
   });
   const ext = header.format === 'jpeg' ? 'jpg' : 'png';
@@ -184,7 +202,7 @@ async function claim(id: string): Promise<boolean> {
 
 export function userMessage(error: unknown, timedOut: boolean): string {
   if (timedOut) return 'Video generation timed out. Please try again.';
-  if (error instanceof VideoInputError || error instanceof VideoEngineError) return error.message;
+  if (error instanceof VideoInputError || error instanceof VideoEngineError || error instanceof HttpError || error instanceof ImageInputError) return error.message;
   if (error instanceof Error && error.name === 'TimeoutError') return 'Video generation timed out. Please try again.';
   if (error instanceof Error && error.name === 'AbortError') return 'Video generation was cancelled. Please try again.';
   return MSG.videoError;
@@ -219,14 +237,16 @@ export async function runVideoJob(
   try {
     const t = await getTransformation(id);
     if (!t?.originalPath) throw new Error('original image missing');
-    const image = await storage.get(t.originalPath);
-    if (!image) throw new Error('original image missing from storage');
-    const result = await renderVideo(image, {
+    const original = await storage.get(t.originalPath);
+    if (!original) throw new Error('original image missing from storage');
+    const { still, hints: made } = await jobStill(t, original, signal);
+    const result = await renderVideo(still, {
       prompt: t.prompt ?? '',
       mode: t.mode === 'cinematic' ? 'cinematic' : 'standard',
       resolution: jobResolution(t.hints),
       watermarkText: BRAND,
       watermarkSeed: watermarkSeed(id),
+      animateFaces: made.animateFaces === true,
       signal,
       onProgress: (p) => {
         // The last 1 belongs to completion; keep the bar just below until the files are stored.
@@ -249,6 +269,7 @@ export async function runVideoJob(
         height: result.height,
         frames: result.frames,
         durationSeconds: result.durationSeconds,
+        ...made,
         ...(result.depth && { depth: result.depth }),
         ...(result.faces && { faces: result.faces }),
       },
@@ -261,6 +282,8 @@ export async function runVideoJob(
     const expected =
       error instanceof VideoInputError ||
       error instanceof VideoEngineError ||
+      error instanceof HttpError ||
+      error instanceof ImageInputError ||
       (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
     if (!expected) console.error(`[video] job ${id} failed:`, error);
     await failTransformation(id, userMessage(error, timedOut)).catch(() => {});

@@ -23,6 +23,8 @@ import { FrameComposer } from './compose';
 import { buildScene } from './parallax/scene';
 import { SubjectRenderer } from './parallax/subject-layer';
 import { FLAT, Motion, type Depth } from './parallax/plan';
+import type { SubjectCue } from './layers/subject';
+import type { PhotoAnalysis } from '../vision';
 import { animateFaces, type FacesReport } from './faces';
 
 export { DEFAULT_ENCODE, type EncodeOptions } from './encode';
@@ -41,10 +43,14 @@ export type RenderOptions = {
   signal?: AbortSignal;
 };
 
-/** How the clip was made, for the job's record: layered parallax, or the flat move and why. */
+/** How the clip was made, for the job's record: layered parallax (what found the subject, and what it is), or the flat move and why. */
 export type DepthReport =
-  | { mode: 'parallax'; cue: 'people' | 'saliency'; subjectArea: number; factors: Depth }
+  | { mode: 'parallax'; cue: SubjectCue; found?: string; subjectArea: number; factors: Depth }
   | { mode: 'flat'; reason: string };
+
+/** The embedded render's stages: wall and this process's CPU milliseconds (ffmpeg's own CPU is not in `encode`). */
+export type RenderStage = 'decode' | 'vision' | 'layers' | 'render' | 'encode';
+export type RenderTimings = Partial<Record<RenderStage, { wallMs: number; cpuMs: number }>>;
 
 export type RenderResult = {
   video: Buffer;
@@ -55,6 +61,10 @@ export type RenderResult = {
   durationSeconds: number;
   /** Set by the embedded engine. */
   depth?: DepthReport;
+  /** Set by the embedded engine. */
+  timings?: RenderTimings;
+  /** The vision models' answer on the still for the layers (coordinates in `vision.width` × `vision.height`), when they ran. */
+  vision?: PhotoAnalysis;
   /** Set by the embedded engine when faces were looked for: which move and why the others do not. */
   faces?: FacesReport;
 };
@@ -124,13 +134,28 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError(signal);
   onProgress?.(0);
+  const lap = stageClock();
   const { still, width, height, path } = await prepareStill(image, opts.prompt, opts.mode, opts.resolution);
-  const decision = tuning.parallax === false ? { scene: null, reason: 'parallax off' } : await buildScene(still, width, height, path);
+  lap('decode');
+  const vision = tuning.parallax === false && !opts.animateFaces ? undefined : await visionOf(still, width, height);
+  lap('vision');
+  const decision = tuning.parallax === false ? { scene: null, reason: 'parallax off' } : await buildScene(still, width, height, path, vision);
+  lap('layers');
   const scene = decision.scene;
+  // The face motion finds its faces itself (the vision module's face models); its time is the vision stage's.
   const faces = opts.animateFaces === false ? null : await animateFaces(still, width, height, path, VIDEO_FPS);
+  lap('vision');
   if (signal?.aborted) throw abortError(signal);
   onProgress?.(0.05);
 
+  const frameTime = { wallMs: 0, cpuMs: 0 };
+  const framing = (draw: () => void) => {
+    const [t, c] = [performance.now(), process.cpuUsage()];
+    draw();
+    frameTime.wallMs += performance.now() - t;
+    const used = process.cpuUsage(c);
+    frameTime.cpuMs += (used.user + used.system) / 1000;
+  };
   const motion = new Motion(path, width, height);
   const composer = scene
     ? new FrameComposer(scene.background, motion, scene.depth, new SubjectRenderer(scene.subject, motion, scene.factors, scene.box))
@@ -154,24 +179,64 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
         signal,
         // Frames encoded drive 5 %..95 %; the faststart rewrite and file reads take the rest.
         onFrame: (n) => onProgress?.(0.05 + 0.9 * Math.min(1, n / VIDEO_FRAMES)),
-        feed: (stdin) => writeFrames(stdin, VIDEO_FRAMES, composer.frameBytes, (n, frame) => {
+        feed: (stdin) => writeFrames(stdin, VIDEO_FRAMES, composer.frameBytes, (n, frame) => framing(() => {
           composer.render(n, frame);
           faces?.animator?.apply(n, frame);
-        }, signal),
+        }), signal),
       },
     );
     const [video, preview] = await Promise.all([readFile(cleanOut), readFile(previewOut)]);
+    lap('encode');
+    // Composing frames overlaps the encode (they stream into ffmpeg): its own time is taken out of the encode's.
+    const timings = lap.result(frameTime);
     onProgress?.(1);
     const depth: DepthReport = scene
-      ? { mode: 'parallax', cue: scene.cue, subjectArea: round(scene.area), factors: roundDepth(scene.depth) }
+      ? { mode: 'parallax', cue: scene.cue, ...(scene.found && { found: scene.found }), subjectArea: round(scene.area), factors: roundDepth(scene.depth) }
       : { mode: 'flat', reason: decision.reason ?? 'no subject' };
-    return { video, preview, width, height, frames: VIDEO_FRAMES, durationSeconds: VIDEO_FRAMES / VIDEO_FPS, depth, ...(faces && { faces: faces.report }) };
+    return { video, preview, width, height, frames: VIDEO_FRAMES, durationSeconds: VIDEO_FRAMES / VIDEO_FPS, depth, timings, ...(vision && { vision }), ...(faces && { faces: faces.report }) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/** Long side of the copy the vision models look at: their inputs are 256–416 px; small figures are cropped from it. */
+const VISION_SIDE = 640;
+
+/** The vision models on a copy of the still; null answer (saliency alone) when they cannot run here. */
+async function visionOf(still: Buffer, width: number, height: number): Promise<PhotoAnalysis | undefined> {
+  const scale = Math.min(1, VISION_SIDE / Math.max(width, height));
+  const w = Math.round(width * scale);
+  const h = Math.round(height * scale);
+  const data = scale < 1 ? await sharp(still, { raw: { width, height, channels: 3 } }).resize(w, h, { kernel: 'linear' }).raw().toBuffer() : still;
+  try {
+    // Loaded on first use, as the face motion does: a function need not parse TensorFlow.js to start.
+    const { analysePhoto } = await import('../vision');
+    return await analysePhoto({ data, width: w, height: h }, { faces: false });
+  } catch (error) {
+    console.error('[video] vision models unavailable, using saliency alone:', error);
+    return undefined;
+  }
+}
+
+/** A lap clock over the render's stages, wall and this process's CPU time. */
+function stageClock() {
+  const timings: RenderTimings = {};
+  let [t, c] = [performance.now(), process.cpuUsage()];
+  const lap = (stage: RenderStage) => {
+    const used = process.cpuUsage(c);
+    const before = timings[stage] ?? { wallMs: 0, cpuMs: 0 };
+    timings[stage] = { wallMs: before.wallMs + Math.round(performance.now() - t), cpuMs: before.cpuMs + Math.round((used.user + used.system) / 1000) };
+    [t, c] = [performance.now(), process.cpuUsage()];
+  };
+  /** The stages, the frames' own time taken out of the encode's and reported as `render`. */
+  lap.result = (frames: { wallMs: number; cpuMs: number }): RenderTimings => {
+    const encode = timings.encode ?? { wallMs: 0, cpuMs: 0 };
+    return { ...timings, render: { wallMs: Math.round(frames.wallMs), cpuMs: Math.round(frames.cpuMs) }, encode: { wallMs: Math.max(0, Math.round(encode.wallMs - frames.wallMs)), cpuMs: Math.max(0, Math.round(encode.cpuMs - frames.cpuMs)) } };
+  };
+  return lap;
+}
 
 function roundDepth(d: Depth): Depth {
   return { subjectEdge: round(d.subjectEdge), backgroundTop: round(d.backgroundTop), backgroundBottom: round(d.backgroundBottom) };

@@ -4,6 +4,7 @@ import { $purchases, type Purchases } from '../cart-state';
 import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
 import type { TransformationStatus } from './status-schema';
 import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, type VideoResolution } from './video-modes';
+import type { VideoDefaults } from './video-schema';
 import type { PublicHealth } from '../health';
 
 /**
@@ -20,6 +21,8 @@ export interface VideoResult {
   originalImageUrl: string | null;
   /** The clean file's size (it sets the price). */
   resolution: VideoResolution;
+  /** The watermarked restored still the clip was made from, when it was restored first. */
+  stillUrl?: string | null;
 }
 
 export class ApiError extends Error {
@@ -104,15 +107,17 @@ export function applyHeal(transformationId: string, marks: HealMark[]): Promise<
 
 /** Long side of the copy of a reference photo that is sent: only its colours' layout is used (at 320 px). */
 const REFERENCE_UPLOAD_SIDE = 1024;
+/** Long side of the copy the video tab's defaults are judged on (tone statistics and faces). */
+const DEFAULTS_UPLOAD_SIDE = 640;
 
 /**
- * A reduced JPEG copy of a reference photo, so a large camera file uploads quickly and stays under the
- * function body cap; the file itself when the browser cannot decode it (TIFF), the server then decides.
+ * A reduced JPEG copy of a photo, so a large camera file uploads quickly and stays under the function body
+ * cap; the file itself when the browser cannot decode it (TIFF), the server then decides.
  */
-async function reducedReference(file: File): Promise<Blob> {
+async function reducedCopy(file: File, side: number): Promise<Blob> {
   try {
     const bitmap = await createImageBitmap(file);
-    const scale = Math.min(1, REFERENCE_UPLOAD_SIDE / Math.max(bitmap.width, bitmap.height));
+    const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
     const canvas = document.createElement('canvas');
     canvas.width = Math.max(1, Math.round(bitmap.width * scale));
     canvas.height = Math.max(1, Math.round(bitmap.height * scale));
@@ -130,7 +135,7 @@ export async function applyReference(transformationId: string, file: File | null
   const url = `/api/transformations/${encodeURIComponent(transformationId)}/reference`;
   if (!file) return jsonRequest<ImageResult>('DELETE', url, undefined, MSG.imageError());
   const form = new FormData();
-  form.append('file', await reducedReference(file), 'reference.jpg');
+  form.append('file', await reducedCopy(file, REFERENCE_UPLOAD_SIDE), 'reference.jpg');
   return parse<ImageResult>(await send('POST', url, form, {}), MSG.imageError());
 }
 
@@ -143,12 +148,24 @@ function readAsDataUrl(file: Blob): Promise<string> {
   });
 }
 
-export async function startVideo(
-  file: File,
-  options: { prompt: string; mode: string; resolution: VideoResolution },
-  onProgress?: Progress,
-): Promise<{ transformationId: string }> {
-  const common = { prompt: options.prompt, mode: options.mode, resolution: options.resolution, duration: VIDEO_DURATION_SECONDS, watermark: true };
+/** What the video tab offers for a chosen photo, as the server judges it (a reduced copy is sent). */
+export async function videoDefaults(file: File): Promise<VideoDefaults> {
+  const form = new FormData();
+  form.append('file', await reducedCopy(file, DEFAULTS_UPLOAD_SIDE), 'photo.jpg');
+  return parse<VideoDefaults>(await send('POST', '/api/video-defaults', form, {}), MSG.videoError);
+}
+
+export type VideoJobOptions = { prompt: string; mode: string; resolution: VideoResolution; restoreFirst: boolean; animateFaces: boolean };
+
+/** "Animate this photo": a clip made from a finished image result (the server reads its restored file). */
+export function startVideoFromImage(imageId: string, options: Omit<VideoJobOptions, 'restoreFirst'>): Promise<{ transformationId: string }> {
+  const { prompt, mode, resolution, animateFaces } = options;
+  return jsonRequest('POST', '/api/process-video', { fromImageId: imageId, prompt, mode, resolution, animateFaces, duration: VIDEO_DURATION_SECONDS, watermark: true }, MSG.videoError);
+}
+
+export async function startVideo(file: File, options: VideoJobOptions, onProgress?: Progress): Promise<{ transformationId: string }> {
+  const { prompt, mode, resolution, restoreFirst, animateFaces } = options;
+  const common = { prompt, mode, resolution, restoreFirst, animateFaces, duration: VIDEO_DURATION_SECONDS, watermark: true };
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('video', file, onProgress);
     return jsonRequest('POST', '/api/process-video', { uploadId, ...common }, MSG.videoError);
@@ -186,7 +203,7 @@ export async function loadImageResult(id: string): Promise<ImageResult | null> {
 export async function loadVideoResult(id: string): Promise<VideoResult | null> {
   const s = await findTransformation(id);
   if (s?.kind !== 'video' || s.status !== 'completed' || !s.videoUrl) return null;
-  return { transformationId: id, videoUrl: s.videoUrl, originalImageUrl: s.originalImageUrl, resolution: s.resolution ?? DEFAULT_VIDEO_RESOLUTION };
+  return { transformationId: id, videoUrl: s.videoUrl, originalImageUrl: s.originalImageUrl, resolution: s.resolution ?? DEFAULT_VIDEO_RESOLUTION, stillUrl: s.stillUrl ?? null };
 }
 
 /** Polls until the job ends; calls onUpdate with every answer. Rejects with the job's error. */

@@ -12,6 +12,8 @@ import {
   loadVideoResult,
   processImage,
   startVideo,
+  startVideoFromImage,
+  videoDefaults,
   waitForTransformation,
   type ColorHint,
   type ImageResult,
@@ -22,7 +24,7 @@ import { DEFAULT_IMAGE_PROMPT, DEFAULT_VIDEO_PROMPT, VIDEO_POLL_MS, isAcceptedFi
 import { BRUSH_SIZES, DEFAULT_BRUSH, type BrushSize, type Point } from './heal-brush';
 import { IMAGE_MODELS, MAX_HEAL_MARKS, promptSchema, type HealMark } from './image-schema';
 import { $savedResults, saveResult } from './saved';
-import { videoPromptSchema, videoResolutionSchema } from './video-schema';
+import { videoPromptSchema, videoResolutionSchema, type VideoDefaults } from './video-schema';
 import { DEFAULT_VIDEO_RESOLUTION, type VideoResolution } from './video-modes';
 
 /**
@@ -83,10 +85,53 @@ export const $videoOptions = map({
   mode: 'standard',
   resolution: DEFAULT_VIDEO_RESOLUTION as VideoResolution,
   prompt: DEFAULT_VIDEO_PROMPT,
+  /** "Restore & colorize first" and "Bring faces to life": on until the server has judged the chosen photo. */
+  restoreFirst: true,
+  animateFaces: true,
+  /** The server's judgement of the chosen photo (null while it is asked, or when it could not answer). */
+  defaults: null as VideoDefaults | null,
+  /** "Animate this photo": the finished image result the clip is made from instead of a file. */
+  fromImage: null as { id: string; previewUrl: string } | null,
   errors: {} as VideoOptionErrors,
 });
 export type ImageOptions = Omit<ReturnType<typeof $imageOptions.get>, 'errors'>;
 export type VideoOptions = Omit<ReturnType<typeof $videoOptions.get>, 'errors'>;
+
+/** The tool's open tab. */
+export const $toolTab = atom<ToolKind>('image');
+
+/** The buyer's own choice of a switch wins over the defaults that arrive after it. */
+const touched = { restoreFirst: false, animateFaces: false };
+
+/** Sets one of the video tab's two switches (the buyer's choice). */
+export function setVideoSwitch(name: 'restoreFirst' | 'animateFaces', on: boolean): void {
+  touched[name] = true;
+  setVideoOptions({ [name]: on });
+}
+
+/** Asks the server what the video tab should offer for this photo and shows it (unless the buyer chose already). */
+async function suggestVideoDefaults(file: File): Promise<void> {
+  touched.restoreFirst = touched.animateFaces = false;
+  setVideoOptions({ defaults: null, restoreFirst: true, animateFaces: true });
+  // While the service is down nothing is sent: no job can start anyway.
+  if ($videoService.get().availability === 'unavailable') return;
+  const answer = await videoDefaults(file).catch(() => null);
+  if (!answer || $videoTab.get().file !== file) return;
+  setVideoOptions({
+    defaults: answer,
+    ...(!touched.restoreFirst && { restoreFirst: answer.restoreFirst }),
+    ...(!touched.animateFaces && { animateFaces: answer.animateFaces }),
+  });
+}
+
+/** "Animate this photo": the video tab opens with the finished restoration as its photo. */
+export function animatePhoto(image: ImageResult): void {
+  $videoTab.setKey('file', null);
+  setResult('video', null);
+  setVideoOptions({ fromImage: { id: image.transformationId, previewUrl: image.processedUrl }, restoreFirst: true, defaults: null });
+  $toolTab.set('video');
+  announce('Image to Video: your restored photo is ready to animate.');
+}
 
 /** Changes options; editing the prompt clears its error. */
 export function setImageOptions(patch: Partial<ImageOptions>): void {
@@ -143,6 +188,10 @@ export function chooseFile(kind: ToolKind, chosen: File): void {
   if (!accepts(kind, chosen)) return;
   tabs[kind].setKey('file', chosen);
   setResult(kind, null);
+  if (kind === 'video') {
+    setVideoOptions({ fromImage: null });
+    void suggestVideoDefaults(chosen);
+  }
 }
 
 /** Delete: the tab forgets its result (the image tab says so). */
@@ -206,10 +255,10 @@ interface Checks {
   options?: ExternalToast;
 }
 
-/** A tab's submit: a file first, then the tab's checks, then the job; its result becomes the tab's. */
-async function submit<K extends ToolKind>(kind: K, checks: Checks, run: (file: File) => Promise<Results[K] | null>): Promise<void> {
+/** A tab's submit: a file (or, for a video, a finished image) first, then the tab's checks, then the job; its result becomes the tab's. */
+async function submit<K extends ToolKind>(kind: K, checks: Checks, run: (file: File | null) => Promise<Results[K] | null>): Promise<void> {
   const { file } = tabs[kind].get();
-  if (!file) return tell('error', MSG.uploadFirst);
+  if (!file && !(kind === 'video' && $videoOptions.get().fromImage)) return tell('error', MSG.uploadFirst);
   const reason = checks.blocked?.();
   if (reason) return tell('error', reason, checks.options);
   const problem = checks.validate();
@@ -236,7 +285,7 @@ export function restoreImage(): Promise<void> {
       startProgress: null,
       startToast: MSG.imageProcessing,
       startAnnouncement: 'Processing your image...',
-      work: (setProgress) => processImage(file, { model, prompt: prompt.trim() }, (f) => setProgress(f < 1 ? f : null)),
+      work: (setProgress) => processImage(file!, { model, prompt: prompt.trim() }, (f) => setProgress(f < 1 ? f : null)),
       success: MSG.imageSuccess,
       failure: (error) => failureMessage(error, MSG.imageError),
     }),
@@ -263,7 +312,7 @@ function checkVideoOptions(): string | undefined {
 
 /** Generate Video: upload, then the job's progress polled until it ends. */
 export function generateVideo(): Promise<void> {
-  const { mode, resolution } = $videoOptions.get();
+  const { mode, resolution, restoreFirst, animateFaces, fromImage } = $videoOptions.get();
   const prompt = $videoOptions.get().prompt.trim();
   const blocked = () => ($videoService.get().availability === 'unavailable' ? MSG.videoUnavailable : undefined);
   return submit('video', { blocked, validate: checkVideoOptions, options: videoToast }, (file) =>
@@ -274,14 +323,16 @@ export function generateVideo(): Promise<void> {
         startToast: MSG.videoStarting,
         startAnnouncement: 'Generating your video...',
         work: async (setProgress, signal) => {
-          const { transformationId } = await startVideo(file, { prompt, mode, resolution }, (f) => setProgress(f * 0.05));
+          const { transformationId } = file
+            ? await startVideo(file, { prompt, mode, resolution, restoreFirst, animateFaces }, (f) => setProgress(f * 0.05))
+            : await startVideoFromImage(fromImage!.id, { prompt, mode, resolution, animateFaces });
           toast.info(MSG.videoGenerating, videoToast);
           const done = await waitForTransformation(transformationId, (s) => setProgress((p) => Math.max(p ?? 0, s.progress)), {
             intervalMs: VIDEO_POLL_MS,
             signal,
           });
           if (!done.videoUrl) throw new ApiError(MSG.videoNoUrl, 200);
-          return { transformationId, videoUrl: done.videoUrl, originalImageUrl: done.originalImageUrl, resolution: done.resolution ?? resolution };
+          return { transformationId, videoUrl: done.videoUrl, originalImageUrl: done.originalImageUrl, resolution: done.resolution ?? resolution, stillUrl: done.stillUrl ?? null };
         },
         success: MSG.videoSuccess,
         failure: (error) => {

@@ -34,6 +34,10 @@ export const transformationStatusSchema = z.object({
   purchased: z.boolean(),
   /** A video's chosen size (it sets the price). */
   resolution: z.enum(VIDEO_RESOLUTIONS).optional(),
+  /** A video made from a restored photo: the watermarked still it was made from (the clip's poster). */
+  stillUrl: z.string().nullable().optional(),
+  /** A video's "Restore & colorize first", as the job made it (absent until it ran). */
+  restoreFirst: z.boolean().optional(),
   /** Signed URLs of the watermarked preview (video or image) and of the original. */
   videoUrl: z.string().nullable(),
   originalImageUrl: z.string().nullable(),

@@ -30,3 +30,9 @@ export const VIDEO_RESOLUTION_OPTIONS: { id: VideoResolution; name: string }[] =
  * preview is never the product even where its marks could be undone.
  */
 export const PREVIEW_SHORT_SIDE = 480;
+
+/** The video tab's two switches, as the buyer reads them (labels and error messages). */
+export const VIDEO_OPTION_NAMES = {
+  restoreFirst: 'Restore & colorize first',
+  animateFaces: 'Bring faces to life',
+} as const;

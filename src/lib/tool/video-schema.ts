@@ -1,7 +1,7 @@
 import { z } from '../zod';
 import { MSG } from '../messages';
 import { PROMPT_MAX, PROMPT_MIN } from './constants';
-import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, VIDEO_RESOLUTIONS, type VideoResolution } from './video-modes';
+import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, VIDEO_OPTION_NAMES, VIDEO_RESOLUTIONS, type VideoResolution } from './video-modes';
 
 // The video tool's request, shared: the island validates the same body before uploading. No Node imports here.
 
@@ -26,9 +26,39 @@ export const processVideoRequestSchema = z.object({
   resolution: videoResolutionSchema.default(DEFAULT_VIDEO_RESOLUTION),
   duration: z.literal(VIDEO_DURATION_SECONDS, { error: `Videos are ${VIDEO_DURATION_SECONDS} seconds long` }).default(VIDEO_DURATION_SECONDS),
   watermark: z.boolean().optional(),
+  /**
+   * "Restore & colorize first": the clip is made from the image engine's restoration of the photo. Left out, the
+   * server decides from the photo (on for one that looks old: grey, sepia or faded).
+   */
+  restoreFirst: z.boolean({ error: MSG.videoOption(VIDEO_OPTION_NAMES.restoreFirst) }).optional(),
+  /** "Bring faces to life": a frontal face found large enough turns a little and blinks. Left out: on. */
+  animateFaces: z.boolean({ error: MSG.videoOption(VIDEO_OPTION_NAMES.animateFaces) }).optional(),
+});
+
+/** "Animate this photo" from a finished image result: its restored, colorized file is the clip's still. */
+export const animateImageRequestSchema = processVideoRequestSchema.omit({ imageData: true, restoreFirst: true }).extend({
+  fromImageId: z.uuid({ error: MSG.videoSourceImage }),
 });
 
 export type ProcessVideoRequest = z.infer<typeof processVideoRequestSchema>;
+
+/** What the video tab offers before a job, as the server judged the photo (POST /api/video-defaults). */
+export const videoDefaultsSchema = z.object({
+  success: z.literal(true),
+  restoreFirst: z.boolean(),
+  /** Why: 'greyscale', 'sepia', 'faded' (on) or 'colour' (off). */
+  restoreReason: z.enum(['greyscale', 'sepia', 'faded', 'colour']),
+  animateFaces: z.boolean(),
+  /** Faces found facing the camera. */
+  faces: z.number().int().min(0),
+});
+export type VideoDefaults = z.infer<typeof videoDefaultsSchema>;
+
+/** A job's options as stored in its hints: null where the buyer left the choice to the server (resolved by the job). */
+export function jobOptions(hints: Record<string, unknown>): { restoreFirst: boolean | null; animateFaces: boolean | null } {
+  const flag = (v: unknown) => (typeof v === 'boolean' ? v : null);
+  return { restoreFirst: flag(hints.restoreFirst), animateFaces: flag(hints.animateFaces) };
+}
 
 /** A video job's resolution from its stored hints (720p for jobs from before the choice existed). */
 export function jobResolution(hints: Record<string, unknown>): VideoResolution {

@@ -116,7 +116,7 @@ describe('POST /api/process-video', () => {
     expect(t.hints).toMatchObject({ resolution: '720p' });
     const done = (await runVideoJob(t.id))!;
     expect(done).toMatchObject({ status: 'completed' });
-    expect(done.hints).toMatchObject({ width: 960, height: 720, depth: { mode: 'flat', reason: 'no subject found' } });
+    expect(done.hints).toMatchObject({ width: 960, height: 720, depth: { mode: 'flat', reason: 'no person found; no animal or object found; no subject found' } });
     expect((await status(t.id)).body.resolution).toBe('720p');
   });
 

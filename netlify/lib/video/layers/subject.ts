@@ -8,7 +8,9 @@ import { findFaces, hasColour, personPrior, type Face } from './people';
 import { rgbBufferToLab } from '../../image/lab';
 import { boxMean } from '../../image/planes';
 import { components, quantile, type Rgb } from './planes';
-import { saliencyMap } from './saliency-map';
+import { saliencyMap, type SaliencyMap } from './saliency-map';
+import { visionSubject } from './vision-subject';
+import type { PhotoAnalysis } from '../../vision';
 
 /** When a found region counts as a clear subject; outside these the render falls back to the flat move. */
 export const SUBJECT_RULES = {
@@ -53,14 +55,21 @@ export type SubjectScores = {
   saliencyGap: number;
 };
 
+/** What found the subject: people (the vision models' segmentation, or faces in the colours), an object the
+ * detector boxed, or saliency alone. */
+export type SubjectCue = 'people' | 'object' | 'saliency';
+
 export type Subject = {
   /** 1 on the subject, at the analysed copy's size. */
   mask: Uint8Array;
   width: number;
   height: number;
   faces: Face[];
-  /** What found it: faces (people) or saliency alone. */
-  cue: 'people' | 'saliency';
+  cue: SubjectCue;
+  /** What was found, in words, for the job's record ("2 people", "dog"). */
+  found?: string;
+  /** A soft coverage (0..1) finer than `mask`, which the matte starts from when there is one (a segmentation). */
+  soft?: { mask: Float32Array; width: number; height: number };
   /** The focus cue (0..1), for depth ordering. */
   focus: Float32Array;
   scores: SubjectScores;
@@ -68,10 +77,22 @@ export type Subject = {
 
 export type SubjectSearch = { subject: Subject; reason?: undefined } | { subject: null; reason: string; scores?: SubjectScores };
 
-export function findSubject(image: Rgb): SubjectSearch {
+/**
+ * The subject of a small copy of the still: from the vision models' answer when there is one (people first, then
+ * a detected object), otherwise (or when they find nothing usable) from faces in the colours and saliency.
+ */
+export function findSubject(image: Rgb, vision?: PhotoAnalysis): SubjectSearch {
+  const map = saliencyMap(image);
+  if (!vision) return findSalientSubject(image, map);
+  const seen = visionSubject(image, vision, map);
+  if (seen.subject) return seen;
+  const fallback = findSalientSubject(image, map);
+  return fallback.subject ? { subject: { ...fallback.subject, found: `${fallback.subject.cue} (vision: ${seen.reason})` } } : { ...fallback, reason: `${seen.reason}; ${fallback.reason}` };
+}
+
+function findSalientSubject(image: Rgb, { saliency, backdrop, focus }: SaliencyMap): SubjectSearch {
   const { width, height } = image;
   const n = width * height;
-  const { saliency, backdrop, focus } = saliencyMap(image);
   const faces = findFaces(image);
   const person = personPrior(faces, width, height);
   const lo = quantile(saliency, 0.1);
@@ -103,7 +124,7 @@ export function findSubject(image: Rgb): SubjectSearch {
  * For a photo without colour, GrabCut's three channels carry luminance, its local mean and its local
  * contrast instead of RGB: grey subjects and grey backgrounds still differ in texture and surroundings.
  */
-function textureFeatures({ data, width, height }: Rgb): Rgb {
+export function textureFeatures({ data, width, height }: Rgb): Rgb {
   const n = width * height;
   const luma = new Float32Array(n);
   for (let i = 0; i < n; i++) luma[i] = 0.299 * data[i * 3]! + 0.587 * data[i * 3 + 1]! + 0.114 * data[i * 3 + 2]!;
@@ -134,7 +155,7 @@ function seedFace(seeds: Seeds, f: Face, width: number): void {
 }
 
 /** Keeps the main region, any other at least a quarter its size and any holding a face; fills small holes. */
-function tidy(mask: Uint8Array, seeds: Seeds, width: number, height: number): Uint8Array {
+export function tidy(mask: Uint8Array, seeds: Seeds, width: number, height: number): Uint8Array {
   const n = width * height;
   const { label, sizes } = components(mask, width);
   const largest = Math.max(0, ...sizes.slice(1));
@@ -161,7 +182,7 @@ function tidy(mask: Uint8Array, seeds: Seeds, width: number, height: number): Ui
   return out;
 }
 
-function score(image: Rgb, mask: Uint8Array, saliency: Float32Array): SubjectScores {
+export function score(image: Rgb, mask: Uint8Array, saliency: Float32Array): SubjectScores {
   const { width, height } = image;
   const n = width * height;
   const { L, a, b } = rgbBufferToLab(image.data, width, height);
@@ -230,7 +251,7 @@ function score(image: Rgb, mask: Uint8Array, saliency: Float32Array): SubjectSco
   };
 }
 
-function rejection(s: SubjectScores, person: boolean): string | undefined {
+export function rejection(s: SubjectScores, person: boolean): string | undefined {
   if (s.area < SUBJECT_RULES.minArea) return 'no subject found';
   if (s.area > SUBJECT_RULES.maxArea) return 'the subject fills the frame';
   if (s.borderShare > (person ? SUBJECT_RULES.maxBorderShareOfPerson : SUBJECT_RULES.maxBorderShare)) return 'no background around the subject';

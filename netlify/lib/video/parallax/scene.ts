@@ -3,6 +3,7 @@
 
 import sharp from 'sharp';
 import { findSubject, type Subject } from '../layers/subject';
+import type { PhotoAnalysis } from '../../vision';
 import { alphaMatte, decontaminate } from '../layers/matte';
 import { fillBackground } from '../layers/background';
 import { distanceTo, sample } from '../layers/planes';
@@ -19,6 +20,8 @@ export type ParallaxScene = {
   depth: Depth;
   cues: DepthCues;
   cue: Subject['cue'];
+  /** What the subject is, in words (the vision models' find), when known. */
+  found?: string;
   factors: SubjectFactors;
   motion: Motion;
   /** The background with what the subject uncovers filled. */
@@ -32,19 +35,23 @@ export type ParallaxScene = {
 
 export type SceneDecision = { scene: ParallaxScene; reason?: undefined } | { scene: null; reason: string };
 
-/** `still` is interleaved RGB at the output size (even width and height). */
-export async function buildScene(still: Uint8Array, width: number, height: number, path: CameraPath): Promise<SceneDecision> {
+/**
+ * `still` is interleaved RGB at the output size (even width and height); `vision` the vision models' answer on
+ * a copy of it (any size: its coordinates are scaled), absent to use the saliency path alone.
+ */
+export async function buildScene(still: Uint8Array, width: number, height: number, path: CameraPath, vision?: PhotoAnalysis): Promise<SceneDecision> {
   const small = await sharp(still, { raw: { width, height, channels: 3 } })
     .resize(ANALYSIS_SIZE, ANALYSIS_SIZE, { fit: 'inside' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const search = findSubject({ data: small.data, width: small.info.width, height: small.info.height });
+  const search = findSubject({ data: small.data, width: small.info.width, height: small.info.height }, vision);
   if (!search.subject) return { scene: null, reason: search.reason };
-  const { mask, width: mw, height: mh, focus, cue } = search.subject;
+  const { mask, width: mw, height: mh, focus, cue, found, soft } = search.subject;
   const luma = new Uint8Array(width * height);
   for (let i = 0; i < luma.length; i++) luma[i] = 0.299 * still[i * 3]! + 0.587 * still[i * 3 + 1]! + 0.114 * still[i * 3 + 2]!;
   const radius = Math.max(2, Math.round(Math.min(width, height) / 280));
-  const alpha = alphaMatte(mask, mw, mh, luma, width, height, radius);
+  // A segmentation's own soft edge (finer than the analysed copy) is what the guided filter refines at full size.
+  const alpha = soft ? alphaMatte(steeper(soft.mask), soft.width, soft.height, luma, width, height, radius) : alphaMatte(mask, mw, mh, luma, width, height, radius);
   const colours = rgbToYuv420(decontaminate(still, alpha, width, height, radius + 3), width, height);
   const subject: SubjectPlanes = { ...colours, a: alpha };
   const cues = depthCues(mask, focus, mw, mh);
@@ -64,7 +71,12 @@ export async function buildScene(still: Uint8Array, width: number, height: numbe
   const background = rgbToYuv420(still, width, height);
   fillBackground(background, hole, needed);
   const box = subjectBox(motion, factors, mask, radius + 4);
-  return { scene: { depth, cues, cue, factors, motion, background, subject, box, area: search.subject.scores.area } };
+  return { scene: { depth, cues, cue, found, factors, motion, background, subject, box, area: search.subject.scores.area } };
+}
+
+/** A segmentation's probabilities made steeper around 0.5: its wide, unsure tails would be a veil, not an edge. */
+function steeper(p: Float32Array): Float32Array {
+  return p.map((v) => Math.min(1, Math.max(0, 0.5 + (v - 0.5) * 3)));
 }
 
 /** The subject's largest distance to its outline (the frame's border is no outline), in mask pixels. */

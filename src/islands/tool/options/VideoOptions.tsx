@@ -2,11 +2,12 @@ import { useStore } from '@nanostores/react';
 import { formatPrice, transformationItem } from '../../../lib/catalog';
 import { VIDEO_MODES, VIDEO_RESOLUTION_OPTIONS } from '../../../lib/tool/video-modes';
 import { $videoOptions, $videoTab, setVideoOptions } from '../../../lib/tool/state';
+import VideoSwitches from './VideoSwitches';
 import ModelSelect from './ModelSelect';
 import FieldHelp from './FieldHelp';
 import PromptField from './PromptField';
 
-/** The video's options: model, resolution (each with its price) and the animation prompt (disabled while the job runs). */
+/** The video's options: model, resolution (each with its price), the animation prompt and the two switches (disabled while the job runs). */
 export default function VideoOptions() {
   const { mode, resolution, prompt, errors } = useStore($videoOptions);
   const { busy: disabled } = useStore($videoTab);
@@ -45,6 +46,7 @@ export default function VideoOptions() {
         onChange={(text) => setVideoOptions({ prompt: text })}
         help="For example: zoom in slowly, pan left to right, pull back to reveal the scene."
       />
+      <VideoSwitches />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { site } from '../../../lib/site';
 import { previewUrl } from '../../../lib/tool/constants';
 import type { ImageResult } from '../../../lib/tool/api';
 import { $purchases } from '../../../lib/cart';
-import { $imageEdits, applyColourHints, applyColourReference, setHints } from '../../../lib/tool/state';
+import { $imageEdits, $videoTab, animatePhoto, applyColourHints, applyColourReference, setHints } from '../../../lib/tool/state';
 import ResultActions from './ResultActions';
 import ResultViewer from '../viewer/ResultViewer';
 import HealBrush from '../heal/HealBrush';
@@ -25,6 +25,7 @@ export default function ImageResultCard({ result, onDelete }: { result: ImageRes
   // Bought: the checkout saved its clean-file link, so Download gives the clean file.
   const bought = !!useStore($purchases)[result.transformationId];
   const { applying, hints } = useStore($imageEdits);
+  const videoBusy = useStore($videoTab).busy;
   const heal = useHeal();
   const width = result.width ?? undefined;
   const height = result.height ?? undefined;
@@ -67,6 +68,12 @@ export default function ImageResultCard({ result, onDelete }: { result: ImageRes
           heal={bought ? undefined : heal}
         />
       </ResultActions>
+      <div className="card flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-muted">Make a 5-second clip from this restored photo, as it is now (heal marks and colours included).</p>
+        <button type="button" className="btn-secondary" onClick={() => animatePhoto(result)} disabled={applying || videoBusy}>
+          Animate this photo
+        </button>
+      </div>
       {!bought && <HealBrush imageUrl={result.processedUrl} width={width} height={height} heal={heal} />}
       {!bought && (
         <HintPicker imageUrl={result.processedUrl} width={width} height={height} hints={hints} onChange={setHints} onApply={applyColourHints} busy={applying} />

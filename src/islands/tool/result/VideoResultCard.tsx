@@ -23,6 +23,12 @@ export default function VideoResultCard({ result, onDelete }: { result: VideoRes
   return (
     <div className="space-y-4" data-testid="video-result">
       <WatermarkedVideoPlayer videoUrl={result.videoUrl} watermarkText={site.brand} />
+      {result.stillUrl && (
+        <figure className="flex items-center gap-3" data-testid="video-still">
+          <img src={result.stillUrl} alt="Restored still the clip was made from (watermarked preview)" className="h-20 w-auto rounded-md" />
+          <figcaption className="text-sm text-muted">Made from your photo restored and colorized first.</figcaption>
+        </figure>
+      )}
       <ResultActions
         kind="video"
         transformationId={result.transformationId}

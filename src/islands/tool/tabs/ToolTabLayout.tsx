@@ -9,6 +9,8 @@ type Props = {
   /** The options form: its accessible name, its fields (shown once a file is chosen) and the text before that. */
   formLabel: string;
   options: ReactNode;
+  /** The options show once a file is chosen, or when this is set (a video made from a finished image). */
+  ready?: boolean;
   noFileText: string;
   onSubmit: (event: FormEvent) => void;
   submitText: string;
@@ -20,14 +22,14 @@ type Props = {
 };
 
 /** A tool tab's layout: the upload card and the options form on one side, the result panel on the other. */
-export default function ToolTabLayout({ notice, upload, formLabel, options, noFileText, onSubmit, submitText, submitDisabled, panelRef, panel, children }: Props) {
+export default function ToolTabLayout({ notice, upload, formLabel, options, ready, noFileText, onSubmit, submitText, submitDisabled, panelRef, panel, children }: Props) {
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <div className="space-y-6">
         {notice}
         <UploadCard {...upload} disabled={panel.busy} />
         <form className="card space-y-4" onSubmit={onSubmit} noValidate aria-label={formLabel}>
-          {upload.file ? options : <p className="text-sm text-muted">{noFileText}</p>}
+          {upload.file || ready ? options : <p className="text-sm text-muted">{noFileText}</p>}
           <button type="submit" className="btn-primary w-full" disabled={submitDisabled}>
             {submitText}
           </button>

@@ -1,6 +1,6 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { $toolStatus } from '../../../lib/tool/state';
+import { $toolStatus, $toolTab } from '../../../lib/tool/state';
 import ImageTab from './ImageTab';
 import VideoTab from './VideoTab';
 
@@ -16,7 +16,9 @@ const TABS = [
 type TabId = (typeof TABS)[number]['id'];
 
 export default function ToolTabs() {
-  const [active, setActive] = useState<TabId>('image');
+  // The open tab is shared state: "Animate this photo" on an image result opens the video tab.
+  const active: TabId = useStore($toolTab);
+  const setActive = (id: TabId) => $toolTab.set(id);
   const status = useStore($toolStatus);
   const refs = useRef<Record<TabId, HTMLButtonElement | null>>({ image: null, video: null });
 

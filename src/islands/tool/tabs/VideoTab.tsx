@@ -2,7 +2,7 @@ import { useEffect, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { MSG } from '../../../lib/messages';
 import { FILE_ACCEPT, MAX_UPLOAD_MB } from '../../../lib/tool/constants';
-import { $videoService, $videoTab, checkVideoService, chooseFile, deleteResult, generateVideo } from '../../../lib/tool/state';
+import { $videoOptions, $videoService, $videoTab, checkVideoService, chooseFile, deleteResult, generateVideo, setVideoOptions } from '../../../lib/tool/state';
 import ToolTabLayout from './ToolTabLayout';
 import { useTab } from './useTab';
 import VideoOptions from '../options/VideoOptions';
@@ -12,6 +12,7 @@ import VideoResultCard from '../result/VideoResultCard';
 export default function VideoTab() {
   const tab = useStore($videoTab);
   const { availability, checking } = useStore($videoService);
+  const { fromImage } = useStore($videoOptions);
   const panelRef = useTab('video', tab);
   useEffect(() => {
     void checkVideoService();
@@ -26,15 +27,29 @@ export default function VideoTab() {
   return (
     <ToolTabLayout
       notice={
-        unavailable && (
-          <p className="card border-danger text-danger" role="alert">
-            {MSG.videoUnavailable}
-          </p>
-        )
+        <>
+          {unavailable && (
+            <p className="card border-danger text-danger" role="alert">
+              {MSG.videoUnavailable}
+            </p>
+          )}
+          {fromImage && !tab.file && (
+            <figure className="card space-y-2" data-testid="animate-source">
+              <img src={fromImage.previewUrl} alt="Your restoration, to be animated (watermarked preview)" className="max-h-48 w-auto rounded-md" />
+              <figcaption className="text-sm text-muted">
+                Animating your restored photo.{' '}
+                <button type="button" className="underline" onClick={() => setVideoOptions({ fromImage: null })} disabled={busy}>
+                  Use another photo instead
+                </button>
+              </figcaption>
+            </figure>
+          )}
+        </>
       }
       upload={{ title: 'Upload a photo to animate', accept: FILE_ACCEPT.video, hint: `JPEG or PNG, up to ${MAX_UPLOAD_MB} MB.`, file: tab.file, onFile: (f) => chooseFile('video', f) }}
       formLabel="Video options"
       options={<VideoOptions />}
+      ready={!!fromImage}
       noFileText="Choose a photo to see the video options."
       onSubmit={submit}
       submitText={checking ? 'Checking the video service…' : busy ? 'Generating…' : 'Generate Video'}

@@ -1,0 +1,62 @@
+// The people fixtures through the whole clip, raw and restored first: how the clip was made (depth mode, cue,
+// what was found), its parallax share on the clean file, whether a face was found (and facing the camera), and
+// each stage's wall and CPU time — restore (the image engine, for the restored run), then the render's own
+// stages (decode, vision, layers, render, encode; ffmpeg's CPU beside the encode).
+import path from 'node:path';
+import sharp from 'sharp';
+import { existsSync } from 'node:fs';
+import { renderEmbedded } from '../../netlify/lib/video/render';
+import { restoreFirst } from '../../netlify/lib/video/restore-first';
+import { clipTracks, parallaxShare } from './measure';
+import { cpuClock } from '../timing';
+import { childCpuSeconds } from './process';
+
+/** The public fixtures with people in them (their manifest's `people` category). */
+export const PEOPLE_FIXTURES = ['flower_hat', 'polynesian_dancers', 'street_scene'] as const;
+
+const round = (v: number, digits = 3) => Number(v.toFixed(digits));
+
+type Stage = { wallMs: number; cpuMs: number };
+
+/** One photo's bytes through an optional restore-first and the 720p render, measured. */
+export async function measureClip(photo: Buffer, restored: boolean, prompt = 'a gentle cinematic move', resolution: '720p' | '1080p' = '720p') {
+  const stages: Record<string, Stage> = {};
+  const wall = performance.now();
+  const cpu = cpuClock();
+  const children = childCpuSeconds();
+  let still = photo;
+  if (restored) {
+    const [t, c] = [performance.now(), cpuClock()];
+    still = (await restoreFirst(photo)).image;
+    stages.restore = { wallMs: Math.round(performance.now() - t), cpuMs: Math.round(c()) };
+  }
+  const result = await renderEmbedded(still, { prompt, mode: 'standard', resolution, watermarkText: 'Lumora AI', animateFaces: true });
+  const total = { wallMs: Math.round(performance.now() - wall), cpuMs: Math.round(cpu() + (childCpuSeconds() - children) * 1000) };
+  Object.assign(stages, result.timings);
+  stages.encode = { ...stages.encode!, ffmpegCpuMs: Math.round((childCpuSeconds() - children) * 1000) } as Stage;
+  return { result, stages, total };
+}
+
+export async function peopleClips(fixtures: string) {
+  if (!existsSync(path.join(fixtures, 'input', 'flower_hat.jpg'))) return { skipped: `no fixtures at ${fixtures}` };
+  const out: Record<string, unknown>[] = [];
+  for (const name of PEOPLE_FIXTURES) {
+    const photo = await sharp(path.join(fixtures, 'input', `${name}.jpg`)).jpeg({ quality: 95 }).toBuffer();
+    for (const restored of [false, true]) {
+      const { result, stages, total } = await measureClip(photo, restored);
+      const tracks = await clipTracks(result.video, result.width, result.height);
+      const faces = result.faces;
+      out.push({
+        photo: name,
+        run: restored ? 'restored first' : 'raw',
+        depth: result.depth,
+        parallaxShare: round(parallaxShare(tracks)),
+        tracks: tracks.start.length,
+        face: faces ? { found: faces.found, animated: faces.animated, ...(faces.error && { error: faces.error }), decisions: faces.decisions.map((d) => ('reason' in d ? d.reason : 'animated')) } : { found: 0 },
+        stages,
+        total,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,67 @@
+import { HttpError } from '../http';
+import { getStorage } from '../storage';
+import { photoAge } from '../image/looks-old';
+import { decodeForVision, findFaces } from '../vision';
+import { restoreFirst } from '../video/restore-first';
+import { makePreview } from '../media/image-preview';
+import { getTransformation, type Transformation } from '../transformations';
+import { MSG } from '../../../src/lib/messages';
+import { jobOptions, type VideoDefaults } from '../../../src/lib/tool/video-schema';
+import { withRenderSlot } from './render-slots';
+import { paths } from './media';
+
+// What a video job's clip is made from: the upload as it is, the image engine's restoration of it ("Restore &
+// colorize first"), or a finished image result ("Animate this photo"). The buyer's choices are stored with the
+// job as given; a choice left out is decided here from the photo, the same way the tab's defaults were.
+
+/** Long side of the copy faces are looked for on when the tab asks for its defaults. */
+const DEFAULTS_SIDE = 640;
+
+/** The video tab's defaults for a photo: restore first when it looks old, faces brought to life when one faces the camera. */
+export async function videoDefaults(bytes: Buffer): Promise<VideoDefaults> {
+  const [age, faces] = await Promise.all([photoAge(bytes), decodeForVision(bytes, DEFAULTS_SIDE).then((rgb) => findFaces(rgb))]);
+  const frontal = faces.filter((f) => f.frontal).length;
+  return { success: true, restoreFirst: age.old, restoreReason: age.why, animateFaces: frontal > 0, faces: frontal };
+}
+
+/** A finished, unbought-or-bought image result that may be animated: its clean file is read at render time. */
+export async function sourceImage(id: string): Promise<Transformation> {
+  const image = await getTransformation(id);
+  if (!image || image.kind !== 'image' || image.status !== 'completed' || !image.resultPath || !image.originalPath) throw new HttpError(404, MSG.videoSourceImage);
+  return image;
+}
+
+export type JobStill = {
+  /** The bytes the engine animates. */
+  still: Buffer;
+  /** What the job records of it (merged into its hints on completion). */
+  hints: Record<string, unknown>;
+};
+
+/**
+ * The job's still. A restored still is also kept as a watermarked copy (`originalViewPath`), which the status
+ * answer shows as the clip's poster: the clean restoration is the image tab's product and is never served here.
+ */
+export async function jobStill(t: Transformation, original: Buffer, signal?: AbortSignal): Promise<JobStill> {
+  const storage = getStorage();
+  const chosen = jobOptions(t.hints);
+  const animateFaces = chosen.animateFaces ?? true;
+  const sourceId = typeof t.hints.sourceImageId === 'string' ? t.hints.sourceImageId : null;
+  if (sourceId) {
+    const image = await sourceImage(sourceId).catch(() => null);
+    const still = image?.resultPath ? await storage.get(image.resultPath) : null;
+    if (!still) throw new HttpError(404, MSG.videoSourceImage);
+    await storage.put(paths.originalView(t.id), await makePreview(still, t.id), 'image/jpeg');
+    return { still, hints: { restoreFirst: true, restoreReason: 'image result', animateFaces, originalViewPath: paths.originalView(t.id) } };
+  }
+  const age = chosen.restoreFirst === null ? await photoAge(original) : null;
+  const restore = chosen.restoreFirst ?? age!.old;
+  const restoreReason = age ? age.why : 'chosen';
+  if (!restore) return { still: original, hints: { restoreFirst: false, restoreReason, animateFaces } };
+  const restored = await withRenderSlot(() => restoreFirst(original, signal));
+  await storage.put(paths.originalView(t.id), await makePreview(restored.image, t.id), 'image/jpeg');
+  return {
+    still: restored.image,
+    hints: { restoreFirst: true, restoreReason, restoreMethod: restored.method, animateFaces, originalViewPath: paths.originalView(t.id) },
+  };
+}

@@ -1,0 +1,18 @@
+// "Restore & colorize first": the clip's still is the image engine's restoration of the photo (the same pipeline
+// and model the image tab uses), so scratches and dust are gone before the camera moves and the clip is in colour.
+// Engine-agnostic: the job hands the restored JPEG to whichever video engine renders.
+
+import { restoreAndColorize } from '../image';
+import type { ImageModel } from '../../../src/lib/tool/image-schema';
+
+/** The image tab's default model: what a buyer restoring the same photo there gets. */
+export const RESTORE_FIRST_MODEL: ImageModel = 'sd-xl';
+
+export type RestoredStill = { image: Buffer; tone: string; method: string; timings: Record<string, number> };
+
+/** The restored, colorized photo as a JPEG (full size, no metadata). Throws ImageInputError for a bad file. */
+export async function restoreFirst(bytes: Buffer, signal?: AbortSignal): Promise<RestoredStill> {
+  if (signal?.aborted) throw signal.reason;
+  const result = await restoreAndColorize(bytes, { model: RESTORE_FIRST_MODEL });
+  return { image: result.image, tone: result.tone, method: result.method, timings: result.timings };
+}
