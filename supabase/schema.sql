@@ -13,6 +13,26 @@ create table public.catalog_prices (
 );
 alter table public.catalog_prices enable row level security;
 
+create table public.chat_catalogue (
+  base_url text not null,
+  entries jsonb not null,
+  fetched_at timestamp with time zone not null default now(),
+  constraint chat_catalogue_pkey PRIMARY KEY (base_url)
+);
+alter table public.chat_catalogue enable row level security;
+
+create table public.chat_spend (
+  day date not null,
+  scope text not null,
+  reserved_micros bigint not null default 0,
+  spent_micros bigint not null default 0,
+  replies integer not null default 0,
+  constraint chat_spend_reserved_micros_check CHECK ((reserved_micros >= 0)),
+  constraint chat_spend_spent_micros_check CHECK ((spent_micros >= 0)),
+  constraint chat_spend_pkey PRIMARY KEY (day, scope)
+);
+alter table public.chat_spend enable row level security;
+
 create table public.contact_messages (
   id uuid not null default gen_random_uuid(),
   name text not null,
@@ -31,6 +51,16 @@ create table public.contact_messages (
   constraint contact_messages_pkey PRIMARY KEY (id)
 );
 alter table public.contact_messages enable row level security;
+
+create table public.database_role (
+  only_row boolean not null default true,
+  role text not null,
+  declared_at timestamp with time zone not null default now(),
+  constraint database_role_only_row_check CHECK (only_row),
+  constraint database_role_role_check CHECK ((role = ANY (ARRAY['production'::text, 'non-production'::text]))),
+  constraint database_role_pkey PRIMARY KEY (only_row)
+);
+alter table public.database_role enable row level security;
 
 create table public.leads (
   id uuid not null default gen_random_uuid(),
@@ -178,6 +208,51 @@ create table public.work_slots (
 );
 CREATE INDEX work_slots_kind_idx ON public.work_slots USING btree (kind, expires_at);
 alter table public.work_slots enable row level security;
+
+CREATE OR REPLACE FUNCTION public.chat_reserve(p_client text, p_estimate bigint, p_site_limit bigint, p_client_limit bigint)
+ RETURNS TABLE(day date, refused text)
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  d date := (now() at time zone 'utc')::date;
+  site_used bigint;
+  client_used bigint;
+begin
+  insert into public.chat_spend (day, scope) values (d, 'site'), (d, p_client) on conflict do nothing;
+  -- Always the site row first, then the client's: one lock order, no deadlock.
+  select s.reserved_micros + s.spent_micros into site_used from public.chat_spend s where s.day = d and s.scope = 'site' for update;
+  select s.reserved_micros + s.spent_micros into client_used from public.chat_spend s where s.day = d and s.scope = p_client for update;
+  if site_used + p_estimate > p_site_limit then
+    return query select d, 'site'::text;
+    return;
+  end if;
+  if client_used + p_estimate > p_client_limit then
+    return query select d, 'client'::text;
+    return;
+  end if;
+  update public.chat_spend s set reserved_micros = s.reserved_micros + p_estimate where s.day = d and s.scope in ('site', p_client);
+  -- Old days are of no use to the budget; about one reservation in a hundred sweeps them.
+  if random() < 0.01 then
+    delete from public.chat_spend s where s.day < d - 7;
+  end if;
+  return query select d, null::text;
+end;
+$function$;
+-- grants on public.chat_reserve(p_client text, p_estimate bigint, p_site_limit bigint, p_client_limit bigint): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.chat_settle(p_client text, p_day date, p_estimate bigint, p_actual bigint, p_replied boolean)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+  update public.chat_spend s
+     set reserved_micros = greatest(0, s.reserved_micros - p_estimate),
+         spent_micros = s.spent_micros + greatest(0, p_actual),
+         replies = s.replies + case when p_replied then 1 else 0 end
+   where s.day = p_day and s.scope in ('site', p_client);
+$function$;
+-- grants on public.chat_settle(p_client text, p_day date, p_estimate bigint, p_actual bigint, p_replied boolean): postgres=X/postgres
 
 CREATE OR REPLACE FUNCTION public.claim_work_slot(p_kind text, p_max integer, p_ttl_seconds integer)
  RETURNS uuid
