@@ -138,8 +138,11 @@ async function greyAt(file: string, w: number, h: number): Promise<Uint8Array> {
   return info.channels === 1 ? data : data.filter((_, i) => i % info.channels === 0);
 }
 
-/** The public fixtures as cases to score (truth at its own size, the input's scores from baseline.json). */
-async function fixtureCases(only?: string[]): Promise<PhotoCase[]> {
+/**
+ * The public fixtures as cases to score (truth at its own size, the input's scores from baseline.json); the faces'
+ * region of the people photos unless `faces` is false (the vision models run for it).
+ */
+export async function fixtureCases(only?: string[], { faces = true } = {}): Promise<PhotoCase[]> {
   const baseline = JSON.parse(readFileSync(path.join(FIXTURES, 'baseline.json'), 'utf8')) as { images: (Scores & { name: string })[] };
   const manifest = JSON.parse(readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8')) as { photos: { name: string; category: string }[] };
   const people = new Set(manifest.photos.filter((p) => p.category === 'people').map((p) => p.name));
@@ -154,7 +157,7 @@ async function fixtureCases(only?: string[]): Promise<PhotoCase[]> {
       name,
       input: readFileSync(path.join(FIXTURES, 'input', file)),
       truth,
-      faces: people.has(name) ? (await faceMaskOf(truth, width, height)) ?? undefined : undefined,
+      faces: faces && people.has(name) ? (await faceMaskOf(truth, width, height)) ?? undefined : undefined,
       damage: await greyAt(path.join(FIXTURES, 'damage', `${name}.png`), width, height),
       width,
       height,

@@ -6,6 +6,8 @@
 //   whether each scene's subject and background moved as the camera path says;
 // - restoreFirst: a 1 MP old photo restored first, then the clip (the speed targets' case), per stage;
 // - people: each public fixture with people, raw and restored first: depth, cue, parallax share, face, stage times;
+// - restoredClipDamage: on those clips' first frames, the fixtures' damage-removal score beside the image engine's
+//   own figure for the restored still, the raw clip's and the upload merely resampled (bench/video/damage.ts);
 // - fallback: on the old-photo fixtures, which photos got layers and which the flat move, and why.
 // The machine's load average is reported before and after: timings on a shared machine are noisy.
 import os from 'node:os';
@@ -21,7 +23,8 @@ import { clipTracks, followsPath, groupMoves, parallaxShare } from './video/meas
 import { FIXTURES } from './image';
 import { cpuClock, hostLoad as load, quantile } from './timing';
 import { childCpuSeconds, rssWithChildren } from './video/process';
-import { measureClip, peopleClips } from './video/people';
+import { measureClip, peopleClips, type FixtureClip } from './video/people';
+import { restoredClipDamage } from './video/damage';
 
 const round = (v: number, digits = 3) => Number(v.toFixed(digits));
 
@@ -151,7 +154,10 @@ export async function benchVideo({ runs = 5, quick = false } = {}) {
   // The same clip with the flat move, under the same load: what the layers cost.
   results['720p standard, flat move'] = await timing(photo, '720p', 'standard', runs, false);
   const restoreFirst = await restoredSpeed(quick ? 2 : 3);
-  const people = await peopleClips(FIXTURES);
+  const clips: FixtureClip[] = [];
+  const people = await peopleClips(FIXTURES, (clip) => clips.push(clip));
+  const restoredDamage = await restoredClipDamage(FIXTURES, clips);
+  clips.length = 0;
   const parallax = { portrait: await portraits(quick), generated: await scenes(quick) };
   return {
     name: 'video',
@@ -163,6 +169,7 @@ export async function benchVideo({ runs = 5, quick = false } = {}) {
     loadAfterTiming: load(),
     restoreFirst,
     people,
+    restoredClipDamage: restoredDamage,
     parallax,
     fallback: await fallback(),
     loadAfter: load(),

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { existsSync } from 'node:fs';
-import { renderEmbedded } from '../../netlify/lib/video/render';
+import { renderEmbedded, type RenderResult } from '../../netlify/lib/video/render';
 import { restoreFirst } from '../../netlify/lib/video/restore-first';
 import { clipTracks, parallaxShare } from './measure';
 import { cpuClock } from '../timing';
@@ -14,12 +14,15 @@ import { childCpuSeconds } from './process';
 /** The public fixtures with people in them (their manifest's `people` category). */
 export const PEOPLE_FIXTURES = ['flower_hat', 'polynesian_dancers', 'street_scene'] as const;
 
+/** The move every people clip is rendered with: the default automatic one (its first frame shows the whole still). */
+export const PEOPLE_PROMPT = 'a gentle cinematic move';
+
 const round = (v: number, digits = 3) => Number(v.toFixed(digits));
 
 type Stage = { wallMs: number; cpuMs: number };
 
 /** One photo's bytes through an optional restore-first and the 720p render, measured. */
-export async function measureClip(photo: Buffer, restored: boolean, prompt = 'a gentle cinematic move', resolution: '720p' | '1080p' = '720p') {
+export async function measureClip(photo: Buffer, restored: boolean, prompt = PEOPLE_PROMPT, resolution: '720p' | '1080p' = '720p') {
   const stages: Record<string, Stage> = {};
   const wall = performance.now();
   const cpu = cpuClock();
@@ -34,16 +37,21 @@ export async function measureClip(photo: Buffer, restored: boolean, prompt = 'a 
   const total = { wallMs: Math.round(performance.now() - wall), cpuMs: Math.round(cpu() + (childCpuSeconds() - children) * 1000) };
   Object.assign(stages, result.timings);
   stages.encode = { ...stages.encode!, ffmpegCpuMs: Math.round((childCpuSeconds() - children) * 1000) } as Stage;
-  return { result, stages, total };
+  return { result, stages, total, still };
 }
 
-export async function peopleClips(fixtures: string) {
+/** One fixture's clip as the people measure rendered it: the still it animated (restored or the upload) and the render. */
+export type FixtureClip = { photo: string; restored: boolean; still: Buffer; result: RenderResult };
+
+/** `onClip` gets each clip rendered, so other measures can reuse the renders. */
+export async function peopleClips(fixtures: string, onClip?: (clip: FixtureClip) => void) {
   if (!existsSync(path.join(fixtures, 'input', 'flower_hat.jpg'))) return { skipped: `no fixtures at ${fixtures}` };
   const out: Record<string, unknown>[] = [];
   for (const name of PEOPLE_FIXTURES) {
     const photo = await sharp(path.join(fixtures, 'input', `${name}.jpg`)).jpeg({ quality: 95 }).toBuffer();
     for (const restored of [false, true]) {
-      const { result, stages, total } = await measureClip(photo, restored);
+      const { result, stages, total, still } = await measureClip(photo, restored);
+      onClip?.({ photo: name, restored, still, result });
       const tracks = await clipTracks(result.video, result.width, result.height);
       const faces = result.faces;
       out.push({
