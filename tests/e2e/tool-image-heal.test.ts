@@ -27,8 +27,12 @@ afterAll(async () => {
   await closePool();
 });
 
-/** The screen point of picture pixel (x, y) in the viewer, from the view its stage reports. */
-async function screenPoint(page: Page, x: number, y: number): Promise<[number, number]> {
+/**
+ * The screen point of the photo's pixel (x, y) in the viewer, from the view its stage reports. The viewer shows
+ * the preview, which is smaller than the photo (`k`: its width over the photo's), so photo pixels are scaled.
+ */
+async function screenPoint(page: Page, k: number, x: number, y: number): Promise<[number, number]> {
+  [x, y] = [(x + 0.5) * k - 0.5, (y + 0.5) * k - 0.5];
   const stage = page.getByTestId('viewer-stage');
   const pane = (await page.getByTestId('viewer-heal').boundingBox())!;
   const scale = Number(await stage.getAttribute('data-scale'));
@@ -55,6 +59,7 @@ describe('heal brush in the full-size viewer', () => {
     await expect(viewer.getByRole('button', { name: 'Heal' }).getAttribute('aria-pressed')).resolves.toBe('true');
     const stage = viewer.getByTestId('viewer-stage');
     await expect.poll(() => viewer.getByAltText(/watermarked preview/).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 60_000 }).toBe(true);
+    const k = (await viewer.getByAltText(/watermarked preview/).evaluate((img: HTMLImageElement) => img.naturalWidth)) / DAMAGED.width;
     // 200 %: 1 shows 100 %, plus zooms to the maximum.
     await stage.focus();
     await page.keyboard.press('1');
@@ -73,9 +78,9 @@ describe('heal brush in the full-size viewer', () => {
     // The bar with the mouse, along its middle and a little beyond both ends, on the zoomed picture.
     const { bar, spot } = DAMAGED;
     const cx = bar.x + (bar.w - 1) / 2;
-    await page.mouse.move(...(await screenPoint(page, cx, bar.y - 3)));
+    await page.mouse.move(...(await screenPoint(page, k, cx, bar.y - 3)));
     await page.mouse.down();
-    for (let y = bar.y; y <= bar.y + bar.h + 3; y += 4) await page.mouse.move(...(await screenPoint(page, cx, y)));
+    for (let y = bar.y; y <= bar.y + bar.h + 3; y += 4) await page.mouse.move(...(await screenPoint(page, k, cx, y)));
     await page.mouse.up();
     await settled(1);
     const stroked = await contrast();
@@ -91,7 +96,7 @@ describe('heal brush in the full-size viewer', () => {
     const moveTo = async (x: number, y: number) => {
       for (const axis of ['x', 'y'] as const) {
         const now = Number(await crosshair.getAttribute(axis === 'x' ? 'cx' : 'cy'));
-        const d = (axis === 'x' ? x + 0.5 : y + 0.5) - now;
+        const d = ((axis === 'x' ? x : y) + 0.5) * k - now;
         const key = axis === 'x' ? (d < 0 ? 'ArrowLeft' : 'ArrowRight') : d < 0 ? 'ArrowUp' : 'ArrowDown';
         const steps = Math.round(Math.abs(d) / imagePx);
         for (let i = 0; i < Math.floor(steps / 10); i++) await page.keyboard.press(`Shift+${key}`);

@@ -146,7 +146,6 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
   const faces = opts.animateFaces === false ? null : await animateFaces(still, width, height, path, VIDEO_FPS);
   lap('vision');
   if (signal?.aborted) throw abortError(signal);
-  onProgress?.(0.05);
 
   const frameTime = { wallMs: 0, cpuMs: 0 };
   const framing = (draw: () => void) => {
@@ -165,6 +164,8 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
     const cleanOut = join(dir, 'clean.mp4');
     const previewOut = join(dir, 'preview.mp4');
     const pass = await videoPreviewPass(dir, { width, height }, { text: opts.watermarkText, seed: videoPreviewSeed(opts.watermarkSeed), firstInput: 1, source: '[p]' });
+    // 5 % once everything before ffmpeg is ready: ffmpeg starts next.
+    onProgress?.(0.05);
     const raw = (pixFmt: string, w: number, h: number) => ['-f', 'rawvideo', '-pix_fmt', pixFmt, '-video_size', `${w}x${h}`];
     await runFfmpeg(
       [

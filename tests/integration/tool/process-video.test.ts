@@ -93,7 +93,8 @@ describe('POST /api/process-video', () => {
     const [clean, preview] = await Promise.all([probe((await getStorage().get(t.resultPath!))!), probe((await getStorage().get(t.previewPath!))!)]);
     expect(clean).toMatchObject({ width: 1440, height: 1080, frames: 150, codec: 'h264', pixFmt: 'yuv420p' });
     expect(Math.abs(clean.duration - 5)).toBeLessThanOrEqual(0.05);
-    expect(preview).toMatchObject({ width: 960, height: 720, frames: 150 });
+    // The preview is 480p whatever was bought (below the cheapest paid file).
+    expect(preview).toMatchObject({ width: 640, height: 480, frames: 150 });
 
     const paid = await checkout(
       new Request(`${BASE}/api/checkout`, {

@@ -100,7 +100,7 @@ describe('saved tool results', () => {
     const video = { success: true, transformationId: OTHER, kind: 'video', status: 'completed', progress: 1, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png', processedUrl: null, error: null };
     vi.stubGlobal('fetch', answer(video));
     // A video from before the resolution choice is 720p; the answer's resolution is kept (it sets the price).
-    await expect(loadVideoResult(OTHER)).resolves.toEqual({ transformationId: OTHER, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png', resolution: '720p' });
+    await expect(loadVideoResult(OTHER)).resolves.toEqual({ transformationId: OTHER, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png', stillUrl: null, resolution: '720p' });
     vi.stubGlobal('fetch', answer({ ...video, resolution: '1080p' }));
     await expect(loadVideoResult(OTHER)).resolves.toMatchObject({ resolution: '1080p' });
     await expect(loadImageResult(OTHER)).resolves.toBeNull();
