@@ -31,8 +31,10 @@ async function violations(page: Page, label: string): Promise<string[]> {
 }
 
 const paths = await sitemapPaths();
-// A pass's time limit grows with the sitemap: axe takes a few seconds a page on a busy 2-core machine.
-const PASS_TIMEOUT_MS = 60_000 + paths.length * 6_000;
+// A pass's time limit grows with the sitemap. Axe takes about 2 s a page on an idle 2-core machine and over 7 s
+// while the rest of the suite runs beside it (a pass over 44 pages took 324 s there): the limit is a hang guard,
+// not a speed target (the speed of pages is measured by `npm run bench:pages`).
+const PASS_TIMEOUT_MS = 60_000 + paths.length * 15_000;
 
 describe('accessibility of every page in the sitemap', () => {
   it('the sitemap lists every page the other tests know, blog posts included', () => {

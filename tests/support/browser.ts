@@ -44,6 +44,10 @@ export function connectBrowser(wsEndpoint: string): Promise<Browser> {
 
 export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  // Hang guards, not speed limits: with the whole suite running on two cores, a dev server's first compile of a
+  // page took over Playwright's default 30 s. Each test's own timeout still bounds it.
+  context.setDefaultNavigationTimeout(90_000);
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   return { context, page };
 }
