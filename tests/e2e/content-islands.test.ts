@@ -52,7 +52,10 @@ describe('content islands', () => {
 
   it('lead form posts { name, email, source } to /api/leads, toasts and confirms inline for 5 s keeping the scroll', async () => {
     const { context, page } = await newPage(browser());
-    await page.clock.install();
+    // Paused (as in the countdown test): the confirmation's 5 s run only on runFor, not while a loaded machine answers.
+    const start = new Date('2025-03-01T10:00:00Z').getTime();
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 1000);
     await page.goto(baseUrl() + '/lead-connect');
     await hydrate(page, '[data-lead-form]');
     // Native validation: an empty form is not sent.
@@ -125,7 +128,11 @@ describe('content islands', () => {
 
   it('vector vault: FAQ keeps one item open, carousel advances every 4 s over 4 items and dots select', async () => {
     const { context, page } = await newPage(browser());
-    await page.clock.install();
+    // The clock stands still until the test moves it (as in the countdown test): on a loaded machine the clicks
+    // below outlasted the carousel's 4 s while an installed clock ran at real speed.
+    const start = new Date('2025-03-01T10:00:00Z').getTime();
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 1000);
     await page.goto(baseUrl() + '/vector-vault');
     const items = page.locator('[data-faq] details');
     await items.nth(0).locator('summary').click();

@@ -31,7 +31,11 @@ describe('foundation pages', () => {
 
   it('the home page shows 40 particles, 24 service cards and rotates testimonials with dots', async () => {
     const { context, page } = await newPage(browser());
-    await page.clock.install();
+    // The page's clock stands still until the test moves it: on a loaded machine loading the page took over the
+    // carousel's 5 s while an installed clock ran at real speed.
+    const start = new Date('2025-03-01T10:00:00Z').getTime();
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 1000);
     await page.goto(baseUrl() + '/');
     expect(await page.locator('particle-field .particle').count()).toBe(40);
     expect(await page.locator('#services li').count()).toBe(24);
