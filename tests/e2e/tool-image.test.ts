@@ -94,7 +94,7 @@ describe('transformation tool: image', () => {
     await expect(modelHelp.textContent()).resolves.toBe(IMAGE_MODELS.find((m) => m.id === 'kandinsky-2')!.description);
     await panel.getByLabel('Model').selectOption('sd-xl');
     await panel.getByRole('button', { name: 'Restore & Colorize' }).click();
-    await toast(page, MSG.imageSuccess, 90_000);
+    await toast(page, MSG.imageSuccess, 180_000);
     const result = panel.getByTestId('image-result');
     await result.getByTestId('before-after').waitFor();
     await expect(result.getByTestId('before-after').isVisible()).resolves.toBe(true);
@@ -159,17 +159,17 @@ describe('transformation tool: image', () => {
     await result.getByTestId('hint-canvas').click({ position: { x: 100, y: 80 } });
     await expect(result.getByRole('list', { name: 'Colour hints' }).locator('li').count()).resolves.toBe(1);
     await result.getByRole('button', { name: 'Apply hints' }).click();
-    await toast(page, MSG.hintsApplied, 90_000);
+    await toast(page, MSG.hintsApplied, 180_000);
 
     // Colour reference photo: the buyer's own colour photo guides the colours; then back to automatic.
     const referencePanel = result.getByTestId('reference');
     await referencePanel.getByText('Colour reference photo (optional)').click();
     await referencePanel.getByLabel('Colour photo (JPEG, PNG or TIFF)').setInputFiles(colourPhoto);
     await referencePanel.getByRole('button', { name: 'Use this photo' }).click();
-    await toast(page, MSG.referenceApplied, 90_000);
+    await toast(page, MSG.referenceApplied, 180_000);
     await referencePanel.getByTestId('reference-active').waitFor();
     await referencePanel.getByRole('button', { name: 'Remove reference' }).click();
-    await toast(page, MSG.referenceRemoved, 90_000);
+    await toast(page, MSG.referenceRemoved, 180_000);
     await expect(referencePanel.getByTestId('reference-active').count()).resolves.toBe(0);
 
     // Watermarked preview download before purchase.

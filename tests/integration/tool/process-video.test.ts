@@ -44,7 +44,7 @@ const status = async (id: string) => {
 const rowCount = async () => (await query<{ n: number }>('select count(*)::int as n from media_transformations'))[0]!.n;
 const PROMPT = 'Slowly zoom in on the subject';
 
-async function waitFor(id: string, timeoutMs = 90_000) {
+async function waitFor(id: string, timeoutMs = 240_000) {
   const seen: number[] = [];
   const start = Date.now();
   for (;;) {

@@ -47,7 +47,7 @@ async function firstFrameChroma(mp4: Buffer): Promise<number> {
 }
 
 /** The job's row once it has ended (the process-video function started it inline). */
-async function ended(id: string, timeoutMs = 120_000) {
+async function ended(id: string, timeoutMs = 240_000) {
   const start = Date.now();
   for (;;) {
     const t = (await getTransformation(id))!;
