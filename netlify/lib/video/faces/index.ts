@@ -1,7 +1,8 @@
 // Faces that move: for each face large enough and facing the camera, a slight turn and nod and one blink,
 // drawn over each composed frame as a piecewise-affine warp of the face region over the mesh's triangles
 // (`rig.ts`, `warp.ts`), timed over the clip (`timing.ts`). A face too small, in profile, partly hidden or one
-// whose mesh would fold under the motion is left as it is, with the reason recorded.
+// whose mesh would fold under the motion is left as it is, with the reason recorded; where only the blink would
+// fold it (eyelids seen at an angle), the face turns and nods without blinking.
 
 import type { Face } from '../../vision/types';
 import { cameraRectAt, type CameraPath } from '../motion';
@@ -20,7 +21,7 @@ export const MIN_OPEN_EYE = 0.12;
 export const MAX_FACES = 3;
 
 export type FaceDecision =
-  | { animated: true; box: { x: number; y: number; width: number; height: number }; scale: number; blink: boolean }
+  | { animated: true; box: { x: number; y: number; width: number; height: number }; scale: number; blink: boolean; note?: string }
   | { animated: false; box: { x: number; y: number; width: number; height: number }; reason: string };
 
 /** For the job's record: how many faces were found, how many move, and why each other one does not. */
@@ -43,28 +44,40 @@ export function planFaces(faces: Face[], width: number, height: number, frames: 
     if (face.score < MIN_MESH_SCORE) { skip(`partly hidden (mesh confidence ${face.score.toFixed(2)})`); continue; }
     if (face.box.x < 0 || face.box.y < 0 || face.box.x + face.box.width > width || face.box.y + face.box.height > height) { skip('cut by the frame'); continue; }
     const rig = buildRig(face, width, height);
-    const blink = Math.min(face.eyes.left.openness, face.eyes.right.openness) >= MIN_OPEN_EYE;
-    const scale = safeScale(rig, frames, fps, blink);
-    if (scale === 0) { skip('the mesh would fold under the motion'); continue; }
+    const open = Math.min(face.eyes.left.openness, face.eyes.right.openness) >= MIN_OPEN_EYE;
+    const motion = chooseMotion((scale, blink) => keepsShapeThroughout(rig, frames, fps, scale, blink), open);
+    if (!motion) { skip('the mesh would fold under the motion'); continue; }
+    const { scale, blink } = motion;
     animated.push({ rig, scale, blink });
-    decisions.push({ animated: true, box, scale, blink });
+    decisions.push({ animated: true, box, scale, blink, ...(open && !blink && { note: 'no blink: the eyelids would fold' }) });
   }
   return { animated, report: { found: faces.length, animated: animated.length, decisions } };
 }
 
-/** The largest share of the full motion (1, 0.7, 0.5) under which no frame folds a triangle; 0 if none. */
-function safeScale(rig: Rig, frames: number, fps: number, blink: boolean): number {
-  const out = new Float64Array(rig.rest.length);
-  for (const scale of [1, 0.7, 0.5]) {
-    let ok = true;
-    for (let n = 0; n < frames && ok; n++) {
-      const pose = poseAt(n, frames, fps);
-      if (!blink) pose.closure = 0;
-      ok = keepsShape(rig, posed(rig, pose, scale, out));
-    }
-    if (ok) return scale;
+/** Shares of the full motion tried, largest first. */
+const SCALES = [1, 0.7, 0.5] as const;
+
+/**
+ * The motion a face gets: the largest share of the turn and nod, with the blink when the eyes are open, under
+ * which `fits` holds; else, when only the blink folds the mesh (a lid seen at an angle), the turn and nod alone —
+ * a face that moves without blinking rather than one frozen or torn. Null when nothing fits.
+ */
+export function chooseMotion(fits: (scale: number, blink: boolean) => boolean, open: boolean): { scale: number; blink: boolean } | null {
+  for (const blink of open ? [true, false] : [false]) {
+    for (const scale of SCALES) if (fits(scale, blink)) return { scale, blink };
   }
-  return 0;
+  return null;
+}
+
+/** No frame of the clip folds a triangle of the face's mesh at this share of the motion. */
+function keepsShapeThroughout(rig: Rig, frames: number, fps: number, scale: number, blink: boolean): boolean {
+  const out = new Float64Array(rig.rest.length);
+  for (let n = 0; n < frames; n++) {
+    const pose = poseAt(n, frames, fps);
+    if (!blink) pose.closure = 0;
+    if (!keepsShape(rig, posed(rig, pose, scale, out))) return false;
+  }
+  return true;
 }
 
 const roundBox = (b: Face['box']) => ({ x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height) });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { eyeOf, boundsOf, poseOf } from '../../../../netlify/lib/vision/decode';
 import { MESH } from '../../../../netlify/lib/vision/mesh';
 import type { Face } from '../../../../netlify/lib/vision/types';
-import { FaceAnimator, planFaces } from '../../../../netlify/lib/video/faces';
+import { chooseMotion, FaceAnimator, planFaces } from '../../../../netlify/lib/video/faces';
 import { posed } from '../../../../netlify/lib/video/faces/rig';
 import { closureAt, poseAt } from '../../../../netlify/lib/video/faces/timing';
 import { warpPlane } from '../../../../netlify/lib/video/faces/warp';
@@ -222,3 +222,18 @@ function similarity(pairs: { from: { x: number; y: number }; to: { x: number; y:
   const c = a / d, s = b / d;
   return (p: { x: number; y: number }) => ({ x: mt.x + c * (p.x - mf.x) - s * (p.y - mf.y), y: mt.y + s * (p.x - mf.x) + c * (p.y - mf.y) });
 }
+
+describe('the motion a face gets', () => {
+  it('keeps the blink at a smaller turn before it leaves the blink out, and leaves the face still only when nothing fits', () => {
+    // Everything fits: the whole motion with its blink.
+    expect(chooseMotion(() => true, true)).toEqual({ scale: 1, blink: true });
+    // The blink fits only at half the turn: half the turn, with the blink.
+    expect(chooseMotion((scale, blink) => !blink || scale <= 0.5, true)).toEqual({ scale: 0.5, blink: true });
+    // The blink folds at every share (a lid seen at an angle): the whole turn and nod without it.
+    expect(chooseMotion((_, blink) => !blink, true)).toEqual({ scale: 1, blink: false });
+    // Eyes already closed: never a blink.
+    const tried: string[] = [];
+    expect(chooseMotion((scale, blink) => (tried.push(`${scale}${blink ? 'b' : ''}`), false), false)).toBeNull();
+    expect(tried).toEqual(['1', '0.7', '0.5']);
+  });
+});
