@@ -1,37 +1,17 @@
 import JSZip from 'jszip';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import chatFunction from '../../../netlify/functions/chat.mts';
 import { query } from '../../../netlify/lib/db';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
 import { MAX_OUTPUT_TOKENS } from '../../../src/lib/chat/models';
-import { startFakeOpenAI, type FakeOpenAI } from '../../support/fake-openai';
 import { MIME } from '../../support/documents';
-import { TEST_KEY, dataUrl, validBody } from '../chat/helpers';
-import { startEmbedded } from '../platform/helpers/backends';
+import { dataUrl, validBody } from '../chat/helpers';
+import { useChatPlatform } from '../chat/platform';
 
 // Abuse cases of the chat against today's catalogue, through the deployed function on the embedded database:
 // the reply cap and the day's budgets cannot be talked around, and a crafted document costs nothing.
 const BASE = 'http://localhost:8888';
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-let fake: FakeOpenAI;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  platform = await startEmbedded();
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake?.close();
-  await platform?.stop();
-  process.env = { ...savedEnv };
-});
-beforeEach(async () => {
-  fake.reset();
-  Object.assign(process.env, { CHAT_API_KEY: TEST_KEY, CHAT_API_BASE_URL: fake.baseUrl, PUBLIC_SITE_URL: 'https://lumora.test' });
-  for (const k of ['CHAT_DAILY_REQUESTS', 'CHAT_DAILY_TOKENS', 'CHAT_DAILY_BUDGET_USD', 'CHAT_CLIENT_SHARE', 'CHAT_RATE_LIMIT_MAX', 'CHAT_MODELS', 'CHAT_DEFAULT_MODEL']) delete process.env[k];
-  await query(`delete from rate_limits where key like 'chat:%'`);
-  await query('delete from chat_spend');
-});
+const setup = useChatPlatform(['CHAT_DAILY_REQUESTS', 'CHAT_DAILY_TOKENS', 'CHAT_DAILY_BUDGET_USD', 'CHAT_CLIENT_SHARE', 'CHAT_RATE_LIMIT_MAX', 'CHAT_MODELS', 'CHAT_DEFAULT_MODEL']);
 
 let next = 1 + Math.floor(Math.random() * 2 ** 16);
 const client = () => ({ ip: `10.77.${(next >> 8) & 255}.${next++ & 255}` });
@@ -46,17 +26,17 @@ describe('chat: the catalogue and the budgets cannot be talked around', () => {
   it('caps the reply by the catalogue’s price tier, whatever the client asks', async () => {
     pinDear();
     await (await send(validBody({ model: DEAR }))).text();
-    expect((fake.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(MAX_OUTPUT_TOKENS.$$$$);
+    expect((setup.fake.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(MAX_OUTPUT_TOKENS.$$$$);
     const refused = await send({ ...validBody({ model: DEAR }), max_tokens: 100_000 });
     expect(refused.status).toBe(400);
-    expect(fake.requests).toHaveLength(1);
+    expect(setup.fake.requests).toHaveLength(1);
   });
 
   it('a retired model id is refused before anything goes upstream', async () => {
     const res = await send(validBody({ model: 'anthropic/claude-3-opus' }));
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/model: Unknown model/);
-    expect(fake.requests).toHaveLength(0);
+    expect(setup.fake.requests).toHaveLength(0);
   });
 
   it('stops once the day’s estimated tokens are spent', async () => {
@@ -66,13 +46,13 @@ describe('chat: the catalogue and the budgets cannot be talked around', () => {
     const res = await send(validBody({ model: DEAR }));
     expect(res.status).toBe(503);
     expect((await res.json()).error).toBe(CHAT_ERRORS.budgetSpent);
-    expect(fake.requests).toHaveLength(1);
+    expect(setup.fake.requests).toHaveLength(1);
   });
 
   it('one client sending images to the dearest model cannot spend the site’s day: its share stops it, others go on', async () => {
     pinDear();
     Object.assign(process.env, { CHAT_DAILY_BUDGET_USD: '1', CHAT_CLIENT_SHARE: '0.5' });
-    fake.setScenario({ kind: 'stream', cost: 0.1 });
+    setup.fake.setScenario({ kind: 'stream', cost: 0.1 });
     const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=' } };
     const body = validBody({ model: DEAR, messages: [{ role: 'user', content: [{ type: 'text', text: 'What are these?' }, image, image, image] }] });
     const greedy = client();
@@ -86,7 +66,7 @@ describe('chat: the catalogue and the budgets cannot be talked around', () => {
     // tokens at $75/M) and costs $0.10: three fit in the client's $0.50 (0.30 + 0.22 does not).
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     expect(new Set(statuses.slice(3))).toEqual(new Set([429]));
-    expect(fake.requests).toHaveLength(3);
+    expect(setup.fake.requests).toHaveLength(3);
     await expect
       .poll(async () => Number((await query<{ n: string }>(`select spent_micros as n from chat_spend where scope = 'site'`))[0]!.n))
       .toBe(300_000);
@@ -105,7 +85,7 @@ describe('chat: the catalogue and the budgets cannot be talked around', () => {
     );
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/"huge\.docx" unpacks to more than 64 MB/);
-    expect(fake.requests).toHaveLength(0);
+    expect(setup.fake.requests).toHaveLength(0);
     expect(Number((await query<{ n: string }>(`select count(*)::int as n from chat_spend`))[0]!.n)).toBe(0);
   });
 });
