@@ -1,12 +1,14 @@
 // The people fixtures through the whole clip, raw and restored first: how the clip was made (depth mode, cue,
 // what was found), its parallax share on the clean file, whether a face was found (and facing the camera), and
-// each stage's wall and CPU time — restore (the image engine, for the restored run), then the render's own
-// stages (decode, vision, layers, render, encode; ffmpeg's CPU beside the encode).
+// each stage's wall and CPU time — the tab's defaults (their own request, outside the job's total), restore (the
+// image engine, for the restored run), then the render's own stages (decode, vision, layers, render, encode;
+// ffmpeg's CPU beside the encode).
 import path from 'node:path';
 import sharp from 'sharp';
 import { existsSync } from 'node:fs';
 import { renderEmbedded, type RenderResult } from '../../netlify/lib/video/render';
 import { restoreFirst } from '../../netlify/lib/video/restore-first';
+import { videoDefaults } from '../../netlify/lib/tool/video-source';
 import { clipTracks, parallaxShare } from './measure';
 import { cpuClock } from '../timing';
 import { childCpuSeconds } from './process';
@@ -21,9 +23,20 @@ const round = (v: number, digits = 3) => Number(v.toFixed(digits));
 
 type Stage = { wallMs: number; cpuMs: number };
 
-/** One photo's bytes through an optional restore-first and the 720p render, measured. */
+/** Long side of the copy the tab sends for its defaults (`DEFAULTS_UPLOAD_SIDE` in src/lib/tool/api.ts). */
+const DEFAULTS_COPY_SIDE = 640;
+
+/**
+ * One photo's bytes as the product makes its clip: the tab's defaults first (their own request, while the buyer
+ * chooses; timed as `defaults`, outside the job's total), then the job: an optional restore-first and the render,
+ * given the defaults' detector boxes as the deployed video function is.
+ */
 export async function measureClip(photo: Buffer, restored: boolean, prompt = PEOPLE_PROMPT, resolution: '720p' | '1080p' = '720p') {
   const stages: Record<string, Stage> = {};
+  const [t0, c0] = [performance.now(), cpuClock()];
+  const copy = await sharp(photo).rotate().resize(DEFAULTS_COPY_SIDE, DEFAULTS_COPY_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+  const { subjects } = await videoDefaults(copy);
+  const defaults = { wallMs: Math.round(performance.now() - t0), cpuMs: Math.round(c0()) };
   const wall = performance.now();
   const cpu = cpuClock();
   const children = childCpuSeconds();
@@ -33,9 +46,9 @@ export async function measureClip(photo: Buffer, restored: boolean, prompt = PEO
     still = (await restoreFirst(photo)).image;
     stages.restore = { wallMs: Math.round(performance.now() - t), cpuMs: Math.round(c()) };
   }
-  const result = await renderEmbedded(still, { prompt, mode: 'standard', resolution, watermarkText: 'Lumora AI', animateFaces: true });
+  const result = await renderEmbedded(still, { prompt, mode: 'standard', resolution, watermarkText: 'Lumora AI', animateFaces: true, subjects });
   const total = { wallMs: Math.round(performance.now() - wall), cpuMs: Math.round(cpu() + (childCpuSeconds() - children) * 1000) };
-  Object.assign(stages, result.timings);
+  Object.assign(stages, result.timings, { defaults });
   stages.encode = { ...stages.encode!, ffmpegCpuMs: Math.round((childCpuSeconds() - children) * 1000) } as Stage;
   return { result, stages, total, still };
 }

@@ -94,6 +94,7 @@ export const MSG = {
   videoResolution: `Please choose a video resolution: ${VIDEO_RESOLUTIONS.join(' or ')}`,
   videoUnavailable: 'Video generation API is currently unavailable. Please try again later.',
   videoOption: (name: string) => `"${name}" must be on or off`,
+  videoSubjects: 'The subjects found on the photo could not be read: choose the photo again',
   videoSourceImage: 'That restored photo is not available to animate. Please restore it again.',
   videoBusy: 'Several videos are being made right now. Please try again in a minute.',
   videoStarting:

@@ -39,7 +39,9 @@ describe('transformation tool: video options', () => {
     const { context, page } = await newPage(browser());
     const sent = jobRequests(page);
     const panel = await openVideoTab(page);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/video-defaults');
     await panel.locator('input[type=file]').setInputFiles(photo);
+    const defaults = (await (await answered).json()) as { subjects: unknown[] };
     const restore = panel.getByRole('checkbox', { name: 'Restore & colorize first' });
     const faces = panel.getByRole('checkbox', { name: 'Bring faces to life' });
     await panel.getByText('On because your photo is black and white').waitFor({ timeout: 60_000 });
@@ -54,6 +56,8 @@ describe('transformation tool: video options', () => {
     await toast(page, MSG.videoSuccess, 180_000);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ restoreFirst: false, animateFaces: true });
+    // The object detector's boxes travel from the defaults to the job (the video function cannot ship it).
+    expect(sent[0]!.subjects).toEqual(defaults.subjects);
     await panel.getByTestId('video-player').waitFor();
     // Made from the upload as it is: no restored still beside the clip.
     expect(await panel.getByTestId('video-still').count()).toBe(0);

@@ -1,12 +1,12 @@
 import { HttpError } from '../http';
 import { getStorage } from '../storage';
 import { photoAge } from '../image/looks-old';
-import { decodeForVision, findFaces } from '../vision';
+import { analysePhoto, decodeForVision } from '../vision';
 import { restoreFirst } from '../video/restore-first';
 import { makePreview } from '../media/image-preview';
 import { getTransformation, type Transformation } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
-import { jobOptions, type VideoDefaults } from '../../../src/lib/tool/video-schema';
+import { jobOptions, MAX_DETECTED_SUBJECTS, type DetectedSubject, type VideoDefaults } from '../../../src/lib/tool/video-schema';
 import { withRenderSlot } from './render-slots';
 import { paths } from './media';
 
@@ -14,14 +14,23 @@ import { paths } from './media';
 // colorize first"), or a finished image result ("Animate this photo"). The buyer's choices are stored with the
 // job as given; a choice left out is decided here from the photo, the same way the tab's defaults were.
 
-/** Long side of the copy faces are looked for on when the tab asks for its defaults. */
+/** Long side of the copy faces and subjects are looked for on when the tab asks for its defaults. */
 const DEFAULTS_SIDE = 640;
 
-/** The video tab's defaults for a photo: restore first when it looks old, faces brought to life when one faces the camera. */
+/**
+ * The video tab's defaults for a photo: restore first when it looks old, faces brought to life when one faces the
+ * camera, and the object detector's boxes, which the tab sends back with the job (the video function has no room
+ * for the detector beside ffmpeg; this one has).
+ */
 export async function videoDefaults(bytes: Buffer): Promise<VideoDefaults> {
-  const [age, faces] = await Promise.all([photoAge(bytes), decodeForVision(bytes, DEFAULTS_SIDE).then((rgb) => findFaces(rgb))]);
-  const frontal = faces.filter((f) => f.frontal).length;
-  return { success: true, restoreFirst: age.old, restoreReason: age.why, animateFaces: frontal > 0, faces: frontal };
+  const [age, vision] = await Promise.all([photoAge(bytes), decodeForVision(bytes, DEFAULTS_SIDE).then((rgb) => analysePhoto(rgb, { people: false }))]);
+  const frontal = vision.faces.filter((f) => f.frontal).length;
+  const share = (v: number, size: number) => Math.min(1, Math.max(0, Math.round((v / size) * 10_000) / 10_000));
+  const subjects: DetectedSubject[] = vision.subjects.slice(0, MAX_DETECTED_SUBJECTS).map(({ label, score, box }) => {
+    const [x, y] = [share(box.x, vision.width), share(box.y, vision.height)];
+    return { label, score, box: { x, y, width: Math.min(1 - x, share(box.width, vision.width)), height: Math.min(1 - y, share(box.height, vision.height)) } };
+  });
+  return { success: true, restoreFirst: age.old, restoreReason: age.why, animateFaces: frontal > 0, faces: frontal, subjects };
 }
 
 /** A finished, unbought-or-bought image result that may be animated: its clean file is read at render time. */

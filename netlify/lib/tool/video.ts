@@ -28,7 +28,7 @@ import {
 } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
 import { ImageInputError } from '../image';
-import { animateImageRequestSchema, jobResolution } from '../../../src/lib/tool/video-schema';
+import { animateImageRequestSchema, jobResolution, jobSubjects } from '../../../src/lib/tool/video-schema';
 import { DEFAULT_VIDEO_RESOLUTION } from '../../../src/lib/tool/video-modes';
 import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
 import { withoutMetadata } from '../media/strip-metadata';
@@ -111,6 +111,7 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
       resolution: body.resolution ?? DEFAULT_VIDEO_RESOLUTION,
       ...('restoreFirst' in body && body.restoreFirst !== undefined && { restoreFirst: body.restoreFirst }),
       ...(body.animateFaces !== undefined && { animateFaces: body.animateFaces }),
+      ...('subjects' in body && body.subjects && { subjects: body.subjects }),
       ...(source && { sourceImageId: source.id }),
     },
     status: 'queued',
@@ -247,6 +248,7 @@ export async function runVideoJob(
       watermarkText: BRAND,
       watermarkSeed: watermarkSeed(id),
       animateFaces: made.animateFaces === true,
+      subjects: jobSubjects(t.hints),
       signal,
       onProgress: (p) => {
         // The last 1 belongs to completion; keep the bar just below until the files are stored.

@@ -24,7 +24,9 @@ import { buildScene } from './parallax/scene';
 import { SubjectRenderer } from './parallax/subject-layer';
 import { FLAT, Motion, type Depth } from './parallax/plan';
 import type { SubjectCue } from './layers/subject';
-import type { PhotoAnalysis } from '../vision';
+import type { Box, PhotoAnalysis } from '../vision';
+import { subjectsInFrame } from './frame';
+import type { DetectedSubject } from '../../../src/lib/tool/video-schema';
 import { animateFaces, type FacesReport } from './faces';
 
 export { DEFAULT_ENCODE, type EncodeOptions } from './encode';
@@ -37,6 +39,11 @@ export type RenderOptions = {
   watermarkText: string;
   /** Faces large enough and facing the camera turn, nod and blink a little ("Bring faces to life"). Default on. */
   animateFaces?: boolean;
+  /**
+   * The object detector's boxes on the photo (shares of the upright photo, from the tab's defaults): the subject
+   * layer's animals and objects, and small figures' crops, where this function does not ship the detector.
+   */
+  subjects?: DetectedSubject[];
   /** The item's watermark seed (`watermarkSeed(id)`): its preview's layout and grain. */
   watermarkSeed?: number;
   onProgress?: (p: number) => void;
@@ -81,7 +88,8 @@ function grade(img: Sharp): Sharp {
   return img.modulate({ saturation: 0.9 }).linear([1.1, 1.05, 0.94], [-10, -8, 4]);
 }
 
-type Prepared = { still: Buffer; width: number; height: number; path: CameraPath };
+/** The still and, for boxes found on the photo, the part of it the still shows (shares of the photo). */
+type Prepared = { still: Buffer; width: number; height: number; path: CameraPath; shown: Box };
 
 /** Decodes the upload once, finds the focus, plans the camera and renders the still (RGB, output size). */
 export async function prepareStill(
@@ -115,7 +123,8 @@ export async function prepareStill(
     .extract(region)
     .resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   if (mode === 'cinematic') still = grade(still);
-  return { still: await still.raw().toBuffer(), width, height, path };
+  const shown = { x: region.left / sw, y: region.top / sh, width: region.width / sw, height: region.height / sh };
+  return { still: await still.raw().toBuffer(), width, height, path, shown };
 }
 
 /** The filtergraph over the composed frames: the look, then the clean output and the preview's branch. */
@@ -135,9 +144,10 @@ export async function renderEmbedded(image: Buffer, opts: RenderOptions, tuning:
   if (signal?.aborted) throw abortError(signal);
   onProgress?.(0);
   const lap = stageClock();
-  const { still, width, height, path } = await prepareStill(image, opts.prompt, opts.mode, opts.resolution);
+  const { still, width, height, path, shown } = await prepareStill(image, opts.prompt, opts.mode, opts.resolution);
   lap('decode');
-  const vision = tuning.parallax === false && !opts.animateFaces ? undefined : await visionOf(still, width, height);
+  const known = opts.subjects && { subjects: opts.subjects, shown };
+  const vision = tuning.parallax === false && !opts.animateFaces ? undefined : await visionOf(still, width, height, known);
   lap('vision');
   const decision = tuning.parallax === false ? { scene: null, reason: 'parallax off' } : await buildScene(still, width, height, path, vision);
   lap('layers');
@@ -205,8 +215,11 @@ const round = (v: number) => Math.round(v * 1000) / 1000;
 /** Long side of the copy the vision models look at: their inputs are 256–416 px; small figures are cropped from it. */
 const VISION_SIDE = 640;
 
-/** The vision models on a copy of the still; null answer (saliency alone) when they cannot run here. */
-async function visionOf(still: Buffer, width: number, height: number): Promise<PhotoAnalysis | undefined> {
+/**
+ * The vision models on a copy of the still; null answer (saliency alone) when they cannot run here. Boxes found on
+ * the photo before (`known`) are the detector's answer, moved into the still's frame.
+ */
+async function visionOf(still: Buffer, width: number, height: number, known?: { subjects: DetectedSubject[]; shown: Box }): Promise<PhotoAnalysis | undefined> {
   const scale = Math.min(1, VISION_SIDE / Math.max(width, height));
   const w = Math.round(width * scale);
   const h = Math.round(height * scale);
@@ -214,7 +227,8 @@ async function visionOf(still: Buffer, width: number, height: number): Promise<P
   try {
     // Loaded on first use, as the face motion does: a function need not parse TensorFlow.js to start.
     const { analysePhoto } = await import('../vision');
-    return await analysePhoto({ data, width: w, height: h }, { faces: false });
+    const knownSubjects = known && subjectsInFrame(known.subjects, known.shown, w, h);
+    return await analysePhoto({ data, width: w, height: h }, { faces: false, ...(knownSubjects && { knownSubjects }) });
   } catch (error) {
     console.error('[video] vision models unavailable, using saliency alone:', error);
     return undefined;

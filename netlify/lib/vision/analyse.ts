@@ -29,7 +29,8 @@ export async function analyse(image: RgbImage, options: AnalyseOptions): Promise
   const { width, height } = image;
   const channels = image.channels ?? 3;
   if (!(width > 0 && height > 0) || image.data.length < width * height * channels) throw new Error('The image for analysis is empty or its pixels do not match its size.');
-  const asked = { people: options.people ?? true, faces: options.faces ?? true, subjects: options.subjects ?? true };
+  const known = options.knownSubjects;
+  const asked = { people: options.people ?? true, faces: options.faces ?? true, subjects: !known && (options.subjects ?? true) };
   const unavailable = modelsFor(asked).filter((id) => !hasModel(id));
   const want = {
     people: asked.people && hasModel('selfie'),
@@ -44,7 +45,7 @@ export async function analyse(image: RgbImage, options: AnalyseOptions): Promise
   const tensor = imageTensor(image.data, width, height, channels);
   const size = { width, height };
   try {
-    let subjects: Subject[] = [];
+    let subjects: Subject[] = known ?? [];
     if (want.subjects) {
       const t = await timed(() => detectSubjects(tensor, size));
       subjects = t.value;
@@ -58,7 +59,7 @@ export async function analyse(image: RgbImage, options: AnalyseOptions): Promise
     }
     let people: PhotoAnalysis['people'] = null;
     if (want.people) {
-      const t = await timed(() => segmentPeople(tensor, size, want.subjects ? subjects : null, faces));
+      const t = await timed(() => segmentPeople(tensor, size, want.subjects || known ? subjects : null, faces));
       people = t.value;
       timings.people = { wallMs: t.wallMs, cpuMs: t.cpuMs };
     }

@@ -75,6 +75,11 @@ export type AnalyseOptions = {
   faces?: boolean;
   /** COCO object detection (default true; people segmentation uses its person boxes for small figures). */
   subjects?: boolean;
+  /**
+   * The detector's answer found earlier on this photo, in this image's pixels: used as it is and the detector not
+   * run (the video job, whose function cannot ship the detector, gets the boxes from the tab's defaults).
+   */
+  knownSubjects?: Subject[];
   /** At most this many faces, largest first (default 4). */
   maxFaces?: number;
 };

@@ -4,7 +4,7 @@ import { $purchases, type Purchases } from '../cart-state';
 import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
 import type { TransformationStatus } from './status-schema';
 import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, type VideoResolution } from './video-modes';
-import type { VideoDefaults } from './video-schema';
+import type { DetectedSubject, VideoDefaults } from './video-schema';
 import type { PublicHealth } from '../health';
 
 /**
@@ -155,17 +155,25 @@ export async function videoDefaults(file: File): Promise<VideoDefaults> {
   return parse<VideoDefaults>(await send('POST', '/api/video-defaults', form, {}), MSG.videoError);
 }
 
-export type VideoJobOptions = { prompt: string; mode: string; resolution: VideoResolution; restoreFirst: boolean; animateFaces: boolean };
+export type VideoJobOptions = {
+  prompt: string;
+  mode: string;
+  resolution: VideoResolution;
+  restoreFirst: boolean;
+  animateFaces: boolean;
+  /** The detector's boxes from the photo's defaults, when they arrived before the job started. */
+  subjects?: DetectedSubject[];
+};
 
 /** "Animate this photo": a clip made from a finished image result (the server reads its restored file). */
-export function startVideoFromImage(imageId: string, options: Omit<VideoJobOptions, 'restoreFirst'>): Promise<{ transformationId: string }> {
+export function startVideoFromImage(imageId: string, options: Omit<VideoJobOptions, 'restoreFirst' | 'subjects'>): Promise<{ transformationId: string }> {
   const { prompt, mode, resolution, animateFaces } = options;
   return jsonRequest('POST', '/api/process-video', { fromImageId: imageId, prompt, mode, resolution, animateFaces, duration: VIDEO_DURATION_SECONDS, watermark: true }, MSG.videoError);
 }
 
 export async function startVideo(file: File, options: VideoJobOptions, onProgress?: Progress): Promise<{ transformationId: string }> {
-  const { prompt, mode, resolution, restoreFirst, animateFaces } = options;
-  const common = { prompt, mode, resolution, restoreFirst, animateFaces, duration: VIDEO_DURATION_SECONDS, watermark: true };
+  const { prompt, mode, resolution, restoreFirst, animateFaces, subjects } = options;
+  const common = { prompt, mode, resolution, restoreFirst, animateFaces, subjects, duration: VIDEO_DURATION_SECONDS, watermark: true };
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('video', file, onProgress);
     return jsonRequest('POST', '/api/process-video', { uploadId, ...common }, MSG.videoError);

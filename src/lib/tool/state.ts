@@ -312,7 +312,7 @@ function checkVideoOptions(): string | undefined {
 
 /** Generate Video: upload, then the job's progress polled until it ends. */
 export function generateVideo(): Promise<void> {
-  const { mode, resolution, restoreFirst, animateFaces, fromImage } = $videoOptions.get();
+  const { mode, resolution, restoreFirst, animateFaces, fromImage, defaults } = $videoOptions.get();
   const prompt = $videoOptions.get().prompt.trim();
   const blocked = () => ($videoService.get().availability === 'unavailable' ? MSG.videoUnavailable : undefined);
   return submit('video', { blocked, validate: checkVideoOptions, options: videoToast }, (file) =>
@@ -324,7 +324,7 @@ export function generateVideo(): Promise<void> {
         startAnnouncement: 'Generating your video...',
         work: async (setProgress, signal) => {
           const { transformationId } = file
-            ? await startVideo(file, { prompt, mode, resolution, restoreFirst, animateFaces }, (f) => setProgress(f * 0.05))
+            ? await startVideo(file, { prompt, mode, resolution, restoreFirst, animateFaces, subjects: defaults?.subjects }, (f) => setProgress(f * 0.05))
             : await startVideoFromImage(fromImage!.id, { prompt, mode, resolution, animateFaces });
           toast.info(MSG.videoGenerating, videoToast);
           const done = await waitForTransformation(transformationId, (s) => setProgress((p) => Math.max(p ?? 0, s.progress)), {

@@ -17,6 +17,28 @@ export const videoPromptSchema = z
 /** 720p or 1080p; the island checks the choice with the same schema the server applies. */
 export const videoResolutionSchema = z.enum(VIDEO_RESOLUTIONS, { error: MSG.videoResolution });
 
+/** At most this many boxes travel from the tab's defaults to the job (the detector's best first). */
+export const MAX_DETECTED_SUBJECTS = 20;
+
+/** A share of the photo's width or height. */
+const share = z.number().min(0).max(1);
+
+/**
+ * What the object detector found on the chosen photo (`/api/video-defaults`), its box in shares of the upright
+ * photo's width and height. The video function cannot ship the detector beside ffmpeg, so the tab sends the boxes
+ * back with the job; they only guide where the clip's subject layer is cut, so a client's own boxes change only
+ * its own clip. The label is one of the detector's COCO classes (unknown ones are dropped on the server).
+ */
+export const detectedSubjectSchema = z
+  .object({
+    label: z.string().min(1).max(32),
+    score: share,
+    box: z.object({ x: share, y: share, width: share, height: share }),
+  })
+  .refine((s) => s.box.x + s.box.width <= 1.001 && s.box.y + s.box.height <= 1.001, MSG.videoSubjects);
+export type DetectedSubject = z.infer<typeof detectedSubjectSchema>;
+const detectedSubjects = z.array(detectedSubjectSchema, { error: MSG.videoSubjects }).max(MAX_DETECTED_SUBJECTS, MSG.videoSubjects);
+
 export const processVideoRequestSchema = z.object({
   imageData: z
     .string({ error: MSG.videoInvalidType })
@@ -33,10 +55,12 @@ export const processVideoRequestSchema = z.object({
   restoreFirst: z.boolean({ error: MSG.videoOption(VIDEO_OPTION_NAMES.restoreFirst) }).optional(),
   /** "Bring faces to life": a frontal face found large enough turns a little and blinks. Left out: on. */
   animateFaces: z.boolean({ error: MSG.videoOption(VIDEO_OPTION_NAMES.animateFaces) }).optional(),
+  /** The detector's boxes from the tab's defaults for this photo; left out, the job looks by faces and saliency alone. */
+  subjects: detectedSubjects.optional(),
 });
 
 /** "Animate this photo" from a finished image result: its restored, colorized file is the clip's still. */
-export const animateImageRequestSchema = processVideoRequestSchema.omit({ imageData: true, restoreFirst: true }).extend({
+export const animateImageRequestSchema = processVideoRequestSchema.omit({ imageData: true, restoreFirst: true, subjects: true }).extend({
   fromImageId: z.uuid({ error: MSG.videoSourceImage }),
 });
 
@@ -51,6 +75,8 @@ export const videoDefaultsSchema = z.object({
   animateFaces: z.boolean(),
   /** Faces found facing the camera. */
   faces: z.number().int().min(0),
+  /** The detector's boxes (empty where this deployment does not ship it); the tab sends them with the job. */
+  subjects: detectedSubjects,
 });
 export type VideoDefaults = z.infer<typeof videoDefaultsSchema>;
 
@@ -58,6 +84,11 @@ export type VideoDefaults = z.infer<typeof videoDefaultsSchema>;
 export function jobOptions(hints: Record<string, unknown>): { restoreFirst: boolean | null; animateFaces: boolean | null } {
   const flag = (v: unknown) => (typeof v === 'boolean' ? v : null);
   return { restoreFirst: flag(hints.restoreFirst), animateFaces: flag(hints.animateFaces) };
+}
+
+/** The detector's boxes stored with a job (none for jobs from before they were sent, or without them). */
+export function jobSubjects(hints: Record<string, unknown>): DetectedSubject[] {
+  return detectedSubjects.catch([]).parse(hints.subjects ?? []);
 }
 
 /** A video job's resolution from its stored hints (720p for jobs from before the choice existed). */

@@ -108,6 +108,13 @@ describe('function bundles for a Netlify deploy', () => {
     }
     expect(bundles.get('health')!.files.some((f) => f.path.startsWith('netlify/lib/vision/models/'))).toBe(false);
   });
+
+  it('ships the object detector to the video tab\'s defaults, which send its boxes on to the job', () => {
+    const files = bundles.get('video-defaults')!.files.map((f) => f.path);
+    expect(files).toContain('netlify/lib/vision/models/nanodet.json');
+    expect(files).toContain('netlify/lib/vision/models/nanodet.bin');
+    expect(files.some((p) => p.startsWith('node_modules/@ffmpeg-installer/linux-x64/'))).toBe(false);
+  });
 });
 
 describe.skipIf(!built)('the server function of a site build (on-demand routes: the content editor)', () => {

@@ -14,6 +14,8 @@ import { startEmbedded } from '../platform/helpers/backends';
 import { BASE, dataUrl, greyPhoto, multipart } from './helpers';
 import { makeScene } from '../../../bench/video/scenes';
 import { decodeFrames } from '../../support/video';
+import { readFileSync } from 'node:fs';
+import { videoDefaultsSchema, type VideoDefaults } from '../../../src/lib/tool/video-schema';
 
 // The video tab's options end to end through the functions: "Restore & colorize first" (decided from the photo
 // when left out), "Animate this photo" from a finished image result, "Bring faces to life", and the defaults the
@@ -122,12 +124,30 @@ describe('video options', () => {
     expect(await rowCount()).toBe(before);
   });
 
+  it('keeps the detector\'s boxes the tab sent with the job, and makes the clip with them', async () => {
+    const cat = { label: 'cat', score: 0.45, box: { x: 0.45, y: 0.44, width: 0.25, height: 0.23 } };
+    const res = await json(processVideo, '/api/process-video', { imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', restoreFirst: false, animateFaces: false, subjects: [cat] });
+    const queued = await res.json();
+    expect(res.status, JSON.stringify(queued)).toBe(202);
+    const done = await ended(queued.transformationId);
+    expect(done.status, done.error ?? '').toBe('completed');
+    expect(done.hints.subjects).toEqual([cat]);
+    const bad = await json(processVideo, '/api/process-video', { imageData: dataUrl(await greyPhoto()), prompt: PROMPT, mode: 'standard', subjects: [{ ...cat, box: { ...cat.box, x: 0.9 } }] });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toBe(MSG.videoSubjects);
+  });
+
   it('tells the tab its defaults: restore a grey photo first, not a colour one; faces only where one is found', async () => {
     const grey = await defaults(multipart({ file: { name: 'old.png', type: 'image/png', bytes: await greyPhoto(480, 320) } }));
     expect(grey.status).toBe(200);
-    expect(await grey.json()).toEqual({ success: true, restoreFirst: true, restoreReason: 'greyscale', animateFaces: false, faces: 0 });
+    expect(await grey.json()).toMatchObject({ success: true, restoreFirst: true, restoreReason: 'greyscale', animateFaces: false, faces: 0 });
     const colour = await defaults(multipart({ file: { name: 'new.jpg', type: 'image/jpeg', bytes: (await makeScene('portrait', 480, 320)).jpeg } }));
     expect(await colour.json()).toMatchObject({ restoreFirst: false, restoreReason: 'colour' });
+    // The object detector runs here (the video function has no room for it): its boxes, in shares of the photo.
+    const spaniel = await defaults(multipart({ file: { name: 'dog.jpg', type: 'image/jpeg', bytes: readFileSync('public/media/samples/spaniel-window.jpg') } }));
+    const found = (await spaniel.json()) as VideoDefaults;
+    expect(videoDefaultsSchema.parse(found)).toEqual(found);
+    expect(found.subjects.some((s) => ['dog', 'cat'].includes(s.label))).toBe(true);
     const notImage = await defaults(multipart({ file: { name: 'x.png', type: 'image/png', bytes: Buffer.from('not an image') } }));
     expect(notImage.status).toBe(400);
   });

@@ -129,10 +129,14 @@ describe('renderEmbedded', () => {
     expect(bright / preview.length).toBeGreaterThan(0.01); // white "Lumora AI" text in the preview
   }, RENDER_TIMEOUT);
 
-  it('keeps a portrait photo portrait (720 wide)', async () => {
-    const r = await renderEmbedded(await texturedImage(900, 1600), { ...base, prompt: 'tilt down', mode: 'standard' });
+  it('keeps a portrait photo portrait (720 wide), and takes the boxes found on the photo as the detector\'s answer', async () => {
+    const dog = { label: 'dog', score: 0.6, box: { x: 0.25, y: 0.25, width: 0.5, height: 0.5 } };
+    const r = await renderEmbedded(await texturedImage(900, 1600), { ...base, prompt: 'tilt down', mode: 'standard', subjects: [dog] });
     expect(r).toMatchObject({ width: 720, height: 1280 });
     expectPlayableMp4(await probe(r.video), 720, 1280);
+    // The vision models look at a 360 × 640 copy of the still; the detector itself did not run.
+    expect(r.vision!.subjects).toEqual([{ label: 'dog', score: 0.6, box: { x: 90, y: 160, width: 180, height: 320 } }]);
+    expect(r.vision!.timings.subjects).toBeUndefined();
   }, RENDER_TIMEOUT);
 
   it('abort kills ffmpeg and rejects', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { jobResolution, processVideoRequestSchema } from '../../../src/lib/tool/video-schema';
+import { jobResolution, jobSubjects, processVideoRequestSchema } from '../../../src/lib/tool/video-schema';
 import { MSG } from '../../../src/lib/messages';
 import { ITEM_NAMES, ITEM_PRICES, VIDEO_1080P, transformationItem } from '../../../src/lib/catalog';
 import { $cartItems, addToCart, clearCart } from '../../../src/lib/cart';
@@ -33,6 +33,22 @@ describe('processVideoRequestSchema', () => {
     [{ ...valid, imageData: 'https://example.com/a.png' }, 'Please upload a valid image file (JPEG, PNG)'],
   ])('rejects %o', (body, message) => {
     expect(messages(body)).toContain(message);
+  });
+
+  it('takes the detector\'s boxes from the defaults as shares of the photo, and refuses any outside it', () => {
+    const cat = { label: 'cat', score: 0.45, box: { x: 0.45, y: 0.44, width: 0.25, height: 0.23 } };
+    expect(processVideoRequestSchema.parse({ ...valid, subjects: [cat] }).subjects).toEqual([cat]);
+    expect(messages({ ...valid, subjects: [{ ...cat, box: { ...cat.box, x: 0.9 } }] })).toEqual([MSG.videoSubjects]);
+    expect(messages({ ...valid, subjects: [{ ...cat, box: { ...cat.box, width: 2 } }] })).not.toHaveLength(0);
+    expect(messages({ ...valid, subjects: Array(21).fill(cat) })).toEqual([MSG.videoSubjects]);
+    expect(messages({ ...valid, subjects: 'cat' })).toEqual([MSG.videoSubjects]);
+  });
+
+  it('reads a job\'s stored boxes, and none from a job that has none or a damaged record', () => {
+    const cat = { label: 'cat', score: 0.45, box: { x: 0.45, y: 0.44, width: 0.25, height: 0.23 } };
+    expect(jobSubjects({ subjects: [cat] })).toEqual([cat]);
+    expect(jobSubjects({})).toEqual([]);
+    expect(jobSubjects({ subjects: [{ label: 'cat' }] })).toEqual([]);
   });
 
   it('only allows 5-second videos', () => {
