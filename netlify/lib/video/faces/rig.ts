@@ -2,12 +2,13 @@
 // Delaunay triangulation over them, and the displacement each point gets for a pose. The head turns and nods
 // about a pivot behind the face (the mesh is 3-D: the nose moves more than the cheeks); the outline follows a
 // third of it and the ring none, so the face moves within the head and the hair and background stay put. A
-// blink moves the upper lid down onto the lower one, the crease above half as far.
+// blink moves the upper lid down onto the lower one, the crease above half as far, each point only as far as
+// the mesh around it allows.
 
 import Delaunator from 'delaunator';
 import { MESH } from '../../vision/mesh';
 import type { Face } from '../../vision/types';
-import type { FacePose } from './timing';
+import { NOD_DEGREES, TURN_DEGREES, type FacePose } from './timing';
 
 /** How far the outline moves with the face (the ring around it stays). */
 const OUTLINE_SHARE = 0.35;
@@ -106,7 +107,35 @@ export function buildRig(face: Face, width: number, height: number): Rig {
   });
   const triangles = new Delaunator(rest).triangles;
   const sliver = (face.box.width / 100) ** 2;
-  return { rest, depth, weight, lidTarget, lidShare, lowerLids, triangles, sliver, bounds, centre: { x: cx, y: cy } };
+  const rig = { rest, depth, weight, lidTarget, lidShare, lowerLids, triangles, sliver, bounds, centre: { x: cx, y: cy } };
+  fitLids(rig);
+  return rig;
+}
+
+/** Each round takes this share off the closing of the lid points of a triangle the shut eye would fold. */
+const LID_BACK_OFF = 0.75;
+const LID_ROUNDS = 12;
+
+/**
+ * Closes each lid point only as far as the mesh around it allows: where the shut lid would fold a triangle (a lid
+ * seen at an angle, its end pressed against the points beside the eye's corner), that triangle's lid points
+ * close less, round by round, until none folds. Most eyes need no round; a foreshortened one keeps its blink with
+ * a lid end that closes a little less instead of losing the blink.
+ */
+function fitLids(rig: Rig): void {
+  const out = new Float64Array(rig.rest.length);
+  // Shut at rest and at the turn's and nod's peak (the blink comes while the face is turned).
+  const shut = [{ yaw: 0, pitch: 0, closure: 1 }, { yaw: TURN_DEGREES, pitch: NOD_DEGREES, closure: 1 }];
+  for (let round = 0; round < LID_ROUNDS; round++) {
+    const folded = [...new Set(shut.flatMap((pose) => folds(rig, posed(rig, pose, 1, out), DEFAULT_SQUASH, true)))];
+    if (folded.length === 0) return;
+    for (const t of folded) {
+      for (let k = 0; k < 3; k++) {
+        const i = rig.triangles[t + k]!;
+        if (rig.lidTarget[i]! >= 0) rig.lidShare[i]! *= LID_BACK_OFF;
+      }
+    }
+  }
 }
 
 /** The points' positions for a pose (degrees, closure 0..1), into `out` (x y interleaved, still pixels). */
@@ -161,8 +190,16 @@ function lidAt(points: Float64Array, lid: readonly number[], x: number): number 
  * under a hundredth of the face's width squared are left out: the mesh packs points closely at the lips and the
  * eyes' corners, where a turn may flip a sliver of a pixel or two without any visible fold.
  */
-export function keepsShape(rig: Rig, points: Float64Array, squash = 0.85): boolean {
+export function keepsShape(rig: Rig, points: Float64Array, squash = DEFAULT_SQUASH): boolean {
+  return folds(rig, points, squash, false).length === 0;
+}
+
+const DEFAULT_SQUASH = 0.85;
+
+/** The triangles (offsets into `rig.triangles`) that fold in `points`: every one, or the first only. */
+function folds(rig: Rig, points: Float64Array, squash: number, all: boolean): number[] {
   const { rest, triangles, lidTarget, sliver } = rig;
+  const found: number[] = [];
   for (let t = 0; t < triangles.length; t += 3) {
     const a = triangles[t]!, b = triangles[t + 1]!, c = triangles[t + 2]!;
     const before = area(rest, a, b, c);
@@ -170,9 +207,12 @@ export function keepsShape(rig: Rig, points: Float64Array, squash = 0.85): boole
     if (Math.abs(before) < sliver) continue;
     const ratio = after / before;
     const lid = lidTarget[a]! >= 0 || lidTarget[b]! >= 0 || lidTarget[c]! >= 0;
-    if (ratio < (lid ? 0 : 1 - squash)) return false;
+    if (ratio < (lid ? 0 : 1 - squash)) {
+      found.push(t);
+      if (!all) break;
+    }
   }
-  return true;
+  return found;
 }
 
 export function area(p: Float64Array, a: number, b: number, c: number): number {

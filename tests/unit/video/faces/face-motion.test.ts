@@ -6,7 +6,7 @@ import { eyeOf, boundsOf, poseOf } from '../../../../netlify/lib/vision/decode';
 import { MESH } from '../../../../netlify/lib/vision/mesh';
 import type { Face } from '../../../../netlify/lib/vision/types';
 import { chooseMotion, FaceAnimator, planFaces } from '../../../../netlify/lib/video/faces';
-import { posed } from '../../../../netlify/lib/video/faces/rig';
+import { buildRig, keepsShape, posed } from '../../../../netlify/lib/video/faces/rig';
 import { closureAt, poseAt } from '../../../../netlify/lib/video/faces/timing';
 import { warpPlane } from '../../../../netlify/lib/video/faces/warp';
 import type { CameraPath } from '../../../../netlify/lib/video/motion';
@@ -222,6 +222,27 @@ function similarity(pairs: { from: { x: number; y: number }; to: { x: number; y:
   const c = a / d, s = b / d;
   return (p: { x: number; y: number }) => ({ x: mt.x + c * (p.x - mf.x) - s * (p.y - mf.y), y: mt.y + s * (p.x - mf.x) + c * (p.y - mf.y) });
 }
+
+describe('the shut lid', () => {
+  it('closes less only where it would fold the mesh, and the eye still blinks', () => {
+    // A point of the mesh in the lid's way (a lid seen at an angle presses its end against the points beside the
+    // eye's corner): a cheek point moved into the opening, a third of the way down from the second upper-lid point.
+    const bent = faceAt(200, 200, 200);
+    const [upper, lower] = [bent.mesh[MESH.rightEyeUpper[1]]!, bent.mesh[MESH.rightEyeLower[2]]!];
+    const inTheWay = 50;
+    expect([...MESH.rightEyeUpper, ...MESH.rightEyeLower, ...MESH.rightEyeUpperCrease, ...MESH.faceOval]).not.toContain(inTheWay);
+    bent.mesh[inTheWay] = { x: upper.x, y: upper.y + (lower.y - upper.y) / 3, z: upper.z };
+    const rig = buildRig(bent, W, H);
+    const shut = posed(rig, { yaw: 0, pitch: 0, closure: 1 }, 1, new Float64Array(rig.rest.length));
+    expect(keepsShape(rig, shut)).toBe(true);
+    // That lid point stops above the point in its way; the rest of the lid closes as far as on the plain face.
+    expect(shut[MESH.rightEyeUpper[1]! * 2 + 1]!).toBeLessThan(bent.mesh[inTheWay]!.y);
+    const plain = buildRig(face, W, H);
+    for (const i of [...MESH.leftEyeUpper, MESH.rightEyeUpper[4]!]) expect(rig.lidShare[i]).toBe(plain.lidShare[i]);
+    const decision = planFaces([bent], W, H, FRAMES, FPS).report.decisions[0]!;
+    expect(decision).toMatchObject({ animated: true, blink: true });
+  });
+});
 
 describe('the motion a face gets', () => {
   it('keeps the blink at a smaller turn before it leaves the blink out, and leaves the face still only when nothing fits', () => {
