@@ -1,18 +1,26 @@
 import type { Config } from '@netlify/functions';
-import { HttpError, isMultipart, json, readMultipart, requireMethod, withErrors } from '../lib/http';
-import { inspectImage, toHttpError, videoDefaults } from '../lib/tool';
+import { HttpError, isMultipart, json, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
+import { inspectImage, sourceImageStill, toHttpError, videoDefaults } from '../lib/tool';
 import { enforceToolLimit } from '../lib/tool/rate-limits';
 import { MSG } from '../../src/lib/messages';
 import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
+import { videoDefaultsFromImageSchema } from '../../src/lib/tool/video-schema';
 
 // /api/video-defaults — what the video tab offers for the photo the buyer chose, judged on the server:
 // "Restore & colorize first" on for a photo that looks old (grey, sepia, faded), "Bring faces to life" on when a
-// face looks at the camera. POST multipart/form-data with `file`; the browser sends a reduced copy (statistics
-// and faces need no more), so the request stays far below Netlify's 6 MB body cap. Nothing is stored.
+// face looks at the camera, and the object detector's boxes, which the tab sends back with the job. POST
+// multipart/form-data with `file` (the browser sends a reduced copy: statistics, faces and boxes need no more, so
+// the request stays far below Netlify's 6 MB body cap), or JSON `{ fromImageId }` for "Animate this photo" (the
+// finished image result's own restored file, read here). Nothing is stored.
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
-  if (!isMultipart(req)) throw new HttpError(400, MSG.videoInvalidType);
+  const bytes = isMultipart(req) ? await uploadedPhoto(req) : await sourceImageStill(parseFromImage(await readJson(req, FUNCTION_BODY_MAX_BYTES)));
+  await enforceToolLimit('defaults', context);
+  return json(await videoDefaults(bytes));
+}, { accepts: ['multipart', 'json'] });
+
+async function uploadedPhoto(req: Request): Promise<Buffer> {
   const form = await readMultipart(req, FUNCTION_BODY_MAX_BYTES);
   const file = form.get('file');
   if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.videoInvalidType);
@@ -22,8 +30,13 @@ export default withErrors(async (req: Request, context: unknown) => {
   } catch (error) {
     throw toHttpError(error);
   }
-  await enforceToolLimit('defaults', context);
-  return json(await videoDefaults(bytes));
-}, { accepts: ['multipart'] });
+  return bytes;
+}
+
+function parseFromImage(body: unknown): string {
+  const parsed = videoDefaultsFromImageSchema.safeParse(body);
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? MSG.videoSourceImage);
+  return parsed.data.fromImageId;
+}
 
 export const config: Config = { path: '/api/video-defaults' };

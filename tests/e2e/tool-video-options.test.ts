@@ -41,7 +41,10 @@ describe('transformation tool: video options', () => {
     const panel = await openVideoTab(page);
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/video-defaults');
     await panel.locator('input[type=file]').setInputFiles(photo);
-    const defaults = (await (await answered).json()) as { subjects: unknown[] };
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    const defaults = (await response.json()) as { subjects: unknown[] };
+    expect(defaults.subjects).toEqual(expect.any(Array));
     const restore = panel.getByRole('checkbox', { name: 'Restore & colorize first' });
     const faces = panel.getByRole('checkbox', { name: 'Bring faces to life' });
     await panel.getByText('On because your photo is black and white').waitFor({ timeout: 60_000 });
@@ -72,7 +75,14 @@ describe('transformation tool: video options', () => {
     await imagePanel.getByTestId('upload-preview').waitFor();
     await imagePanel.getByRole('button', { name: 'Restore & Colorize' }).click();
     await toast(page, MSG.imageSuccess, 90_000);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/video-defaults');
     await imagePanel.getByRole('button', { name: 'Animate this photo' }).click();
+    // The defaults are asked for the image result itself (the server reads its restored file).
+    const asked = await answered;
+    expect(JSON.parse(asked.request().postData() ?? '{}')).toEqual({ fromImageId: expect.any(String) });
+    expect(asked.status()).toBe(200);
+    const defaults = (await asked.json()) as { subjects: unknown[] };
+    expect(defaults.subjects).toEqual(expect.any(Array));
     await expect(page.getByRole('tab', { name: 'Image to Video' }).getAttribute('aria-selected')).resolves.toBe('true');
     const panel = page.locator('#panel-video');
     await panel.getByTestId('animate-source').waitFor();
@@ -84,6 +94,7 @@ describe('transformation tool: video options', () => {
     await toast(page, MSG.videoSuccess, 180_000);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.fromImageId).toEqual(expect.any(String));
+    expect(sent[0]!.subjects).toEqual(defaults.subjects);
     // The preview shows the restored still the clip was made from.
     await panel.getByTestId('video-still').waitFor();
     const videoId: string = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').video, TOOL_RESULTS_STORAGE_KEY);

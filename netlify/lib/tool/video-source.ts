@@ -40,6 +40,14 @@ export async function sourceImage(id: string): Promise<Transformation> {
   return image;
 }
 
+/** A finished image result's clean restored file, as "Animate this photo" animates it (read on the server only). */
+export async function sourceImageStill(id: string): Promise<Buffer> {
+  const image = await sourceImage(id);
+  const still = await getStorage().get(image.resultPath!);
+  if (!still) throw new HttpError(404, MSG.videoSourceImage);
+  return still;
+}
+
 export type JobStill = {
   /** The bytes the engine animates. */
   still: Buffer;
@@ -57,9 +65,9 @@ export async function jobStill(t: Transformation, original: Buffer, signal?: Abo
   const animateFaces = chosen.animateFaces ?? true;
   const sourceId = typeof t.hints.sourceImageId === 'string' ? t.hints.sourceImageId : null;
   if (sourceId) {
-    const image = await sourceImage(sourceId).catch(() => null);
-    const still = image?.resultPath ? await storage.get(image.resultPath) : null;
-    if (!still) throw new HttpError(404, MSG.videoSourceImage);
+    const still = await sourceImageStill(sourceId).catch(() => {
+      throw new HttpError(404, MSG.videoSourceImage);
+    });
     await storage.put(paths.originalView(t.id), await makePreview(still, t.id), 'image/jpeg');
     return { still, hints: { restoreFirst: true, restoreReason: 'image result', animateFaces, originalViewPath: paths.originalView(t.id) } };
   }

@@ -111,7 +111,7 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
       resolution: body.resolution ?? DEFAULT_VIDEO_RESOLUTION,
       ...('restoreFirst' in body && body.restoreFirst !== undefined && { restoreFirst: body.restoreFirst }),
       ...(body.animateFaces !== undefined && { animateFaces: body.animateFaces }),
-      ...('subjects' in body && body.subjects && { subjects: body.subjects }),
+      ...(body.subjects && { subjects: body.subjects }),
       ...(source && { sourceImageId: source.id }),
     },
     status: 'queued',

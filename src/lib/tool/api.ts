@@ -148,10 +148,14 @@ function readAsDataUrl(file: Blob): Promise<string> {
   });
 }
 
-/** What the video tab offers for a chosen photo, as the server judges it (a reduced copy is sent). */
-export async function videoDefaults(file: File): Promise<VideoDefaults> {
+/**
+ * What the video tab offers for a chosen photo, as the server judges it: a reduced copy of a file is sent; for
+ * "Animate this photo" the finished image's id (the server reads its restored file).
+ */
+export async function videoDefaults(source: File | { imageId: string }): Promise<VideoDefaults> {
+  if (!(source instanceof File)) return jsonRequest('POST', '/api/video-defaults', { fromImageId: source.imageId }, MSG.videoError);
   const form = new FormData();
-  form.append('file', await reducedCopy(file, DEFAULTS_UPLOAD_SIDE), 'photo.jpg');
+  form.append('file', await reducedCopy(source, DEFAULTS_UPLOAD_SIDE), 'photo.jpg');
   return parse<VideoDefaults>(await send('POST', '/api/video-defaults', form, {}), MSG.videoError);
 }
 
@@ -166,9 +170,9 @@ export type VideoJobOptions = {
 };
 
 /** "Animate this photo": a clip made from a finished image result (the server reads its restored file). */
-export function startVideoFromImage(imageId: string, options: Omit<VideoJobOptions, 'restoreFirst' | 'subjects'>): Promise<{ transformationId: string }> {
-  const { prompt, mode, resolution, animateFaces } = options;
-  return jsonRequest('POST', '/api/process-video', { fromImageId: imageId, prompt, mode, resolution, animateFaces, duration: VIDEO_DURATION_SECONDS, watermark: true }, MSG.videoError);
+export function startVideoFromImage(imageId: string, options: Omit<VideoJobOptions, 'restoreFirst'>): Promise<{ transformationId: string }> {
+  const { prompt, mode, resolution, animateFaces, subjects } = options;
+  return jsonRequest('POST', '/api/process-video', { fromImageId: imageId, prompt, mode, resolution, animateFaces, subjects, duration: VIDEO_DURATION_SECONDS, watermark: true }, MSG.videoError);
 }
 
 export async function startVideo(file: File, options: VideoJobOptions, onProgress?: Progress): Promise<{ transformationId: string }> {

@@ -109,17 +109,22 @@ export function setVideoSwitch(name: 'restoreFirst' | 'animateFaces', on: boolea
   setVideoOptions({ [name]: on });
 }
 
-/** Asks the server what the video tab should offer for this photo and shows it (unless the buyer chose already). */
-async function suggestVideoDefaults(file: File): Promise<void> {
+/**
+ * Asks the server what the video tab should offer for this photo (a chosen file, or the finished image "Animate
+ * this photo" opened with) and shows it, unless the buyer chose already or picked another photo meanwhile.
+ */
+async function suggestVideoDefaults(source: File | { imageId: string }): Promise<void> {
   touched.restoreFirst = touched.animateFaces = false;
   setVideoOptions({ defaults: null, restoreFirst: true, animateFaces: true });
   // While the service is down nothing is sent: no job can start anyway.
   if ($videoService.get().availability === 'unavailable') return;
-  const answer = await videoDefaults(file).catch(() => null);
-  if (!answer || $videoTab.get().file !== file) return;
+  const answer = await videoDefaults(source).catch(() => null);
+  const current = source instanceof File ? $videoTab.get().file === source : $videoOptions.get().fromImage?.id === source.imageId;
+  if (!answer || !current) return;
   setVideoOptions({
     defaults: answer,
-    ...(!touched.restoreFirst && { restoreFirst: answer.restoreFirst }),
+    // An image result is restored already: the switch stays on (and disabled) whatever its colours look like.
+    ...(!touched.restoreFirst && source instanceof File && { restoreFirst: answer.restoreFirst }),
     ...(!touched.animateFaces && { animateFaces: answer.animateFaces }),
   });
 }
@@ -128,7 +133,8 @@ async function suggestVideoDefaults(file: File): Promise<void> {
 export function animatePhoto(image: ImageResult): void {
   $videoTab.setKey('file', null);
   setResult('video', null);
-  setVideoOptions({ fromImage: { id: image.transformationId, previewUrl: image.processedUrl }, restoreFirst: true, defaults: null });
+  setVideoOptions({ fromImage: { id: image.transformationId, previewUrl: image.processedUrl } });
+  void suggestVideoDefaults({ imageId: image.transformationId });
   $toolTab.set('video');
   announce('Image to Video: your restored photo is ready to animate.');
 }
@@ -325,7 +331,7 @@ export function generateVideo(): Promise<void> {
         work: async (setProgress, signal) => {
           const { transformationId } = file
             ? await startVideo(file, { prompt, mode, resolution, restoreFirst, animateFaces, subjects: defaults?.subjects }, (f) => setProgress(f * 0.05))
-            : await startVideoFromImage(fromImage!.id, { prompt, mode, resolution, animateFaces });
+            : await startVideoFromImage(fromImage!.id, { prompt, mode, resolution, animateFaces, subjects: defaults?.subjects });
           toast.info(MSG.videoGenerating, videoToast);
           const done = await waitForTransformation(transformationId, (s) => setProgress((p) => Math.max(p ?? 0, s.progress)), {
             intervalMs: VIDEO_POLL_MS,

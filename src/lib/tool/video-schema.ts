@@ -60,9 +60,11 @@ export const processVideoRequestSchema = z.object({
 });
 
 /** "Animate this photo" from a finished image result: its restored, colorized file is the clip's still. */
-export const animateImageRequestSchema = processVideoRequestSchema.omit({ imageData: true, restoreFirst: true, subjects: true }).extend({
-  fromImageId: z.uuid({ error: MSG.videoSourceImage }),
-});
+const fromImageId = z.uuid({ error: MSG.videoSourceImage });
+export const animateImageRequestSchema = processVideoRequestSchema.omit({ imageData: true, restoreFirst: true }).extend({ fromImageId });
+
+/** The tab's defaults for "Animate this photo": judged on the finished image result's own restored file. */
+export const videoDefaultsFromImageSchema = z.object({ fromImageId });
 
 export type ProcessVideoRequest = z.infer<typeof processVideoRequestSchema>;
 

@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 const PROMPT = 'Slowly zoom in on the subject';
-const json = (fn: typeof processVideo, url: string, body: unknown) =>
+const json = (fn: typeof processVideo | typeof videoDefaults, url: string, body: unknown) =>
   fn(new Request(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), {});
 const defaults = (form: FormData) => videoDefaults(new Request(`${BASE}/api/video-defaults`, { method: 'POST', body: form }), {});
 const rowCount = async () => (await query<{ n: number }>('select count(*)::int as n from media_transformations'))[0]!.n;
@@ -100,12 +100,17 @@ describe('video options', () => {
     );
     const image = await img.json();
     expect(img.status, JSON.stringify(image)).toBe(200);
-    const res = await json(processVideo, '/api/process-video', { fromImageId: image.transformationId, prompt: PROMPT, mode: 'standard', duration: 5 });
+    // The tab's defaults for it, judged on the restored file itself; its boxes go back with the job.
+    const asked = await json(videoDefaults, '/api/video-defaults', { fromImageId: image.transformationId });
+    const judged = (await asked.json()) as VideoDefaults;
+    expect(asked.status, JSON.stringify(judged)).toBe(200);
+    expect(videoDefaultsSchema.parse(judged)).toEqual(judged);
+    const res = await json(processVideo, '/api/process-video', { fromImageId: image.transformationId, prompt: PROMPT, mode: 'standard', duration: 5, subjects: judged.subjects });
     const queued = await res.json();
     expect(res.status, JSON.stringify(queued)).toBe(202);
     const done = await ended(queued.transformationId);
     expect(done.status, done.error ?? '').toBe('completed');
-    expect(done.hints).toMatchObject({ sourceImageId: image.transformationId, restoreFirst: true, restoreReason: 'image result' });
+    expect(done.hints).toMatchObject({ sourceImageId: image.transformationId, restoreFirst: true, restoreReason: 'image result', subjects: judged.subjects });
     expect(await firstFrameChroma(await cleanClip(done.id))).toBeGreaterThan(2);
     const paid = await json(checkout, '/api/checkout', { items: [{ transformationId: done.id }], idempotencyKey: crypto.randomUUID() });
     const order = await paid.json();
@@ -118,6 +123,12 @@ describe('video options', () => {
     const missing = await json(processVideo, '/api/process-video', { fromImageId: crypto.randomUUID(), prompt: PROMPT, mode: 'standard' });
     expect(missing.status).toBe(404);
     expect((await missing.json()).error).toBe(MSG.videoSourceImage);
+    const noDefaults = await json(videoDefaults, '/api/video-defaults', { fromImageId: crypto.randomUUID() });
+    expect(noDefaults.status).toBe(404);
+    expect((await noDefaults.json()).error).toBe(MSG.videoSourceImage);
+    const badId = await json(videoDefaults, '/api/video-defaults', { fromImageId: 'not-an-id' });
+    expect(badId.status).toBe(400);
+    expect((await badId.json()).error).toBe(MSG.videoSourceImage);
     const bad = await json(processVideo, '/api/process-video', { imageData: dataUrl(await greyPhoto()), prompt: PROMPT, mode: 'standard', restoreFirst: 'yes' });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toBe(MSG.videoOption('Restore & colorize first'));
