@@ -43,7 +43,7 @@ export async function measureClip(photo: Buffer, restored: boolean, prompt = PEO
   let still = photo;
   if (restored) {
     const [t, c] = [performance.now(), cpuClock()];
-    still = (await restoreFirst(photo)).image;
+    still = (await restoreFirst(photo, undefined, subjects)).image;
     stages.restore = { wallMs: Math.round(performance.now() - t), cpuMs: Math.round(c()) };
   }
   const result = await renderEmbedded(still, { prompt, mode: 'standard', resolution, watermarkText: 'Lumora AI', animateFaces: true, subjects });

@@ -14,6 +14,7 @@ import { detectTone } from './restore/tone';
 import type { ImageModel, Tone } from '../../../src/lib/tool/image-schema';
 import { createColorizer } from './select';
 import { analysePortrait, personPlane, withFaceColours, type Portrait } from './portrait/index';
+import type { Subject } from '../vision/types';
 
 // The engine's two halves. The automatic pass (decode, restore the luminance, colour a grey or sepia photo)
 // is the slow one and depends only on the photo, the model and the colour source; rendering (the buyer's heal
@@ -81,6 +82,11 @@ export type RestoreOpts = {
   onDamageMask?: (mask: Uint8Array, width: number, height: number) => void;
   /** Faces and people from the vision module guide the built-in colouring (default true; false: as without them). */
   portrait?: boolean;
+  /**
+   * The object detector's boxes found on this photo before, in shares of it (the video tab's defaults): the
+   * portrait analysis takes them instead of running the detector, which the video function does not ship.
+   */
+  knownSubjects?: Subject[];
 };
 
 /** A lap timer adding milliseconds per stage to `timings`; without a stage, it restarts only (the time since was recorded elsewhere). */
@@ -152,13 +158,15 @@ const colourSize = (model: ImageModel, W: number, H: number) => fitSize(W, H, PI
  * guide it: the person mask keeps the transfer from reading people as sky, and faces get skin, lips and hair
  * colours as soft hints (portrait/). A reference photo's colours and a configured model's are their own.
  */
-async function colourOf(Llow: Float32Array, width: number, height: number, opts: { model: ImageModel; prompt?: string; colorizer?: Colorizer; reference?: Buffer; portrait?: boolean }, full: { L: Float32Array; W: number; H: number }) {
+type ColourOpts = Pick<RestoreOpts, 'model' | 'prompt' | 'colorizer' | 'reference' | 'portrait' | 'knownSubjects'>;
+
+async function colourOf(Llow: Float32Array, width: number, height: number, opts: ColourOpts, full: { L: Float32Array; W: number; H: number }) {
   const quality = PIPELINES[opts.model].quality;
   const colorizer = opts.reference
     ? exemplarColorizer({ reference: opts.reference })
     : opts.colorizer ?? createColorizer(process.env, opts.prompt ? { prompt: opts.prompt } : {});
   const guided = !opts.reference && colorizer.id === 'exemplar' && opts.portrait !== false;
-  const portrait: Portrait | null = guided ? await analysePortrait(full.L, full.W, full.H) : null;
+  const portrait: Portrait | null = guided ? await analysePortrait(full.L, full.W, full.H, opts.knownSubjects) : null;
   let chroma: ChromaPlanes;
   let method: string;
   try {

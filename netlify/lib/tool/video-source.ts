@@ -1,12 +1,12 @@
 import { HttpError } from '../http';
 import { getStorage } from '../storage';
 import { photoAge } from '../image/looks-old';
-import { analysePhoto, decodeForVision } from '../vision';
+import { analysePhoto, asShares, decodeForVision } from '../vision';
 import { restoreFirst } from '../video/restore-first';
 import { makePreview } from '../media/image-preview';
 import { getTransformation, type Transformation } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
-import { jobOptions, MAX_DETECTED_SUBJECTS, type DetectedSubject, type VideoDefaults } from '../../../src/lib/tool/video-schema';
+import { jobOptions, jobSubjects, MAX_DETECTED_SUBJECTS, type VideoDefaults } from '../../../src/lib/tool/video-schema';
 import { withRenderSlot } from './render-slots';
 import { paths } from './media';
 
@@ -25,11 +25,7 @@ const DEFAULTS_SIDE = 640;
 export async function videoDefaults(bytes: Buffer): Promise<VideoDefaults> {
   const [age, vision] = await Promise.all([photoAge(bytes), decodeForVision(bytes, DEFAULTS_SIDE).then((rgb) => analysePhoto(rgb, { people: false }))]);
   const frontal = vision.faces.filter((f) => f.frontal).length;
-  const share = (v: number, size: number) => Math.min(1, Math.max(0, Math.round((v / size) * 10_000) / 10_000));
-  const subjects: DetectedSubject[] = vision.subjects.slice(0, MAX_DETECTED_SUBJECTS).map(({ label, score, box }) => {
-    const [x, y] = [share(box.x, vision.width), share(box.y, vision.height)];
-    return { label, score, box: { x, y, width: Math.min(1 - x, share(box.width, vision.width)), height: Math.min(1 - y, share(box.height, vision.height)) } };
-  });
+  const subjects = asShares(vision.subjects.slice(0, MAX_DETECTED_SUBJECTS), vision.width, vision.height);
   return { success: true, restoreFirst: age.old, restoreReason: age.why, animateFaces: frontal > 0, faces: frontal, subjects };
 }
 
@@ -75,7 +71,7 @@ export async function jobStill(t: Transformation, original: Buffer, signal?: Abo
   const restore = chosen.restoreFirst ?? age!.old;
   const restoreReason = age ? age.why : 'chosen';
   if (!restore) return { still: original, hints: { restoreFirst: false, restoreReason, animateFaces } };
-  const restored = await withRenderSlot(() => restoreFirst(original, signal));
+  const restored = await withRenderSlot(() => restoreFirst(original, signal, jobSubjects(t.hints)));
   await storage.put(paths.originalView(t.id), await makePreview(restored.image, t.id), 'image/jpeg');
   return {
     still: restored.image,

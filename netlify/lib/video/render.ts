@@ -25,7 +25,7 @@ import { SubjectRenderer } from './parallax/subject-layer';
 import { FLAT, Motion, type Depth } from './parallax/plan';
 import type { SubjectCue } from './layers/subject';
 import type { Box, PhotoAnalysis } from '../vision';
-import { subjectsInFrame } from './frame';
+import { fromShares } from '../vision/known-subjects';
 import type { DetectedSubject } from '../../../src/lib/tool/video-schema';
 import { animateFaces, type FacesReport } from './faces';
 
@@ -227,7 +227,7 @@ async function visionOf(still: Buffer, width: number, height: number, known?: { 
   try {
     // Loaded on first use, as the face motion does: a function need not parse TensorFlow.js to start.
     const { analysePhoto } = await import('../vision');
-    const knownSubjects = known && subjectsInFrame(known.subjects, known.shown, w, h);
+    const knownSubjects = known && fromShares(known.subjects, w, h, known.shown);
     return await analysePhoto({ data, width: w, height: h }, { faces: false, ...(knownSubjects && { knownSubjects }) });
   } catch (error) {
     console.error('[video] vision models unavailable, using saliency alone:', error);

@@ -4,15 +4,19 @@
 
 import { restoreAndColorize } from '../image';
 import type { ImageModel } from '../../../src/lib/tool/image-schema';
+import type { Subject } from '../vision/types';
 
 /** The image tab's default model: what a buyer restoring the same photo there gets. */
 export const RESTORE_FIRST_MODEL: ImageModel = 'sd-xl';
 
 export type RestoredStill = { image: Buffer; tone: string; method: string; timings: Record<string, number> };
 
-/** The restored, colorized photo as a JPEG (full size, no metadata). Throws ImageInputError for a bad file. */
-export async function restoreFirst(bytes: Buffer, signal?: AbortSignal): Promise<RestoredStill> {
+/**
+ * The restored, colorized photo as a JPEG (full size, no metadata). Throws ImageInputError for a bad file.
+ * `subjects`: the detector's boxes from the tab's defaults (shares of the photo), for the colouring's portrait analysis.
+ */
+export async function restoreFirst(bytes: Buffer, signal?: AbortSignal, subjects?: Subject[]): Promise<RestoredStill> {
   if (signal?.aborted) throw signal.reason;
-  const result = await restoreAndColorize(bytes, { model: RESTORE_FIRST_MODEL });
+  const result = await restoreAndColorize(bytes, { model: RESTORE_FIRST_MODEL, ...(subjects && { knownSubjects: subjects }) });
   return { image: result.image, tone: result.tone, method: result.method, timings: result.timings };
 }

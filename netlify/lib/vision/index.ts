@@ -9,6 +9,7 @@ import type { AnalyseOptions, Face, PeopleResult, PhotoAnalysis, RgbImage, Subje
 export type * from './types';
 export { MESH } from './mesh';
 export { decodeForVision };
+export { asShares, fromShares } from './known-subjects';
 export { hasModel, ModelUnavailableError } from './runtime';
 
 /** Loads (once) the models named, by default every one this deployment ships; call it at cold start so the first request does not pay for it. */

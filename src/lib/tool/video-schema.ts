@@ -88,9 +88,13 @@ export function jobOptions(hints: Record<string, unknown>): { restoreFirst: bool
   return { restoreFirst: flag(hints.restoreFirst), animateFaces: flag(hints.animateFaces) };
 }
 
-/** The detector's boxes stored with a job (none for jobs from before they were sent, or without them). */
-export function jobSubjects(hints: Record<string, unknown>): DetectedSubject[] {
-  return detectedSubjects.catch([]).parse(hints.subjects ?? []);
+/**
+ * The detector's boxes stored with a job; undefined for a job sent without them (or from before they were sent),
+ * which then looks for subjects itself where the detector ships.
+ */
+export function jobSubjects(hints: Record<string, unknown>): DetectedSubject[] | undefined {
+  const parsed = detectedSubjects.safeParse(hints.subjects);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** A video job's resolution from its stored hints (720p for jobs from before the choice existed). */

@@ -4,7 +4,9 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { analysePhoto, decodeForVision, findFaces, loadVision, MESH, type PhotoAnalysis } from '../../../netlify/lib/vision';
+import { analysePhoto, asShares, decodeForVision, findFaces, loadVision, MESH, type PhotoAnalysis } from '../../../netlify/lib/vision';
+import { analysePortrait } from '../../../netlify/lib/image/portrait';
+import { rgbBufferToL } from '../../../netlify/lib/image/lab';
 
 describe('vision models', () => {
   let astronaut: PhotoAnalysis;
@@ -79,6 +81,16 @@ describe('vision models', () => {
       vi.unstubAllEnvs();
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it('lets the colouring of a restored photo take boxes found before as the detector\'s answer', async () => {
+    const photo = await decodeForVision(readFileSync('netlify/lib/image/reference/astronaut.jpg'));
+    const L = rgbBufferToL(photo.data, photo.width * photo.height, 3);
+    const known = asShares(astronaut.subjects, astronaut.width, astronaut.height);
+    const portrait = (await analysePortrait(L, photo.width, photo.height, known))!;
+    expect(portrait.analysis.timings.subjects).toBeUndefined();
+    expect(portrait.analysis.subjects.map((s) => s.label)).toEqual(astronaut.subjects.map((s) => s.label));
+    expect(portrait.analysis.people!.people.map((p) => p.source)).toContain('detector');
   });
 
   it('finds no face on a flat grey picture', async () => {

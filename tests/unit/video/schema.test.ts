@@ -47,8 +47,9 @@ describe('processVideoRequestSchema', () => {
   it('reads a job\'s stored boxes, and none from a job that has none or a damaged record', () => {
     const cat = { label: 'cat', score: 0.45, box: { x: 0.45, y: 0.44, width: 0.25, height: 0.23 } };
     expect(jobSubjects({ subjects: [cat] })).toEqual([cat]);
-    expect(jobSubjects({})).toEqual([]);
-    expect(jobSubjects({ subjects: [{ label: 'cat' }] })).toEqual([]);
+    expect(jobSubjects({ subjects: [] })).toEqual([]);
+    expect(jobSubjects({})).toBeUndefined();
+    expect(jobSubjects({ subjects: [{ label: 'cat' }] })).toBeUndefined();
   });
 
   it('only allows 5-second videos', () => {

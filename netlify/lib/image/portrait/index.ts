@@ -2,7 +2,7 @@ import type { ChromaPlanes } from '../colorizer';
 import { propagateHints } from '../hints';
 import { labToRgbBuffer } from '../lab';
 import { downsample, fitSize, resize } from '../planes';
-import type { PhotoAnalysis } from '../../vision/types';
+import type { PhotoAnalysis, Subject } from '../../vision/types';
 import { PORTRAIT, portraitHints } from './hints';
 
 // The colour stage's view of who is in a grey or sepia photo: the vision module run once on the restored L*
@@ -13,21 +13,24 @@ export const PORTRAIT_SIDE = 1024;
 
 export type Portrait = { analysis: PhotoAnalysis; /** Analysed pixels per photo pixel. */ scale: number };
 
-/** The vision module's reading of the restored L* (W × H), or null when it found no face. */
-export async function analysePortrait(L: Float32Array, W: number, H: number): Promise<Portrait | null> {
+/**
+ * The vision module's reading of the restored L* (W × H), or null when it found no face. `known`: the detector's
+ * boxes found on the photo before (shares of it), taken as its answer.
+ */
+export async function analysePortrait(L: Float32Array, W: number, H: number, known?: Subject[]): Promise<Portrait | null> {
   const { width, height } = fitSize(W, H, Math.min(PORTRAIT_SIDE, Math.max(W, H)));
   const small = width === W && height === H ? L : downsample(L, W, H, width, height);
   const zero = new Float32Array(small.length);
   const data = labToRgbBuffer(small, zero, zero);
   // Loaded on first use: TensorFlow.js and the models are needed only for grey and sepia photos.
-  const { analysePhoto } = await import('../../vision/index');
+  const { analysePhoto, fromShares } = await import('../../vision/index');
   const image = { data, width, height, channels: 3 as const };
   // Faces first, alone (the cheap models): a photo without a face is coloured as the exemplar transfer alone
   // colours it, and pays neither the object detector nor the segmentation (most of the vision stage's time).
   const found = await analysePhoto(image, { faces: true, people: false, subjects: false });
   if (!found.faces.length) return null;
   // Then everything together: the segmentation looks again around the faces and the detector's people.
-  return { analysis: await analysePhoto(image), scale: width / W };
+  return { analysis: await analysePhoto(image, known ? { knownSubjects: fromShares(known, width, height) } : {}), scale: width / W };
 }
 
 /**
