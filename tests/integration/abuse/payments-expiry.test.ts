@@ -1,33 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import checkout from '../../../netlify/functions/checkout.mts';
 import checkoutSession from '../../../netlify/functions/checkout-session.mts';
 import stripeWebhook from '../../../netlify/functions/stripe-webhook.mts';
 import { query } from '../../../netlify/lib/db';
 import { expireUnpaidCheckouts } from '../../../netlify/lib/payments/expiry';
 import { toCents } from '../../../src/lib/money';
-import { FakeStripe } from '../../support/fake-stripe';
-import { startEmbedded } from '../platform/helpers/backends';
+import { STRIPE_BASE, useStripePlatform } from '../platform/helpers/stripe-platform';
 import { newKey, seedCompleted } from '../platform/helpers/seed';
 
 // The abuse corpus, slow payments: a failing network or a days-long bank debit never leaves a buyer charged
 // without the download or a refund. The official library against the local Stripe stand-in.
-const BASE = 'http://localhost:8888';
-const STRIPE_ENV = ['PAYMENTS', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE', 'DEPLOY_URL'];
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-const stripe = new FakeStripe();
-
-beforeAll(async () => {
-  platform = await startEmbedded();
-  await stripe.start();
-});
-afterAll(async () => {
-  for (const name of STRIPE_ENV) delete process.env[name];
-  await stripe.stop();
-  await platform?.stop();
-});
-beforeEach(() => {
-  Object.assign(process.env, stripe.env(), { DEPLOY_URL: BASE });
-});
+const BASE = STRIPE_BASE;
+const stripe = useStripePlatform();
 
 const send = async (type: string, sessionId: string) => {
   const { payload, signature } = stripe.sign(stripe.event(type, stripe.sessions.get(sessionId)));

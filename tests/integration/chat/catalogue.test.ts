@@ -1,5 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OPENROUTER_ERRORS, OPENROUTER_MODELS, TWELVE_GONE, catalogueWithout, startFakeOpenAI, type FakeOpenAI } from '../../support/fake-openai';
+import { describe, expect, it } from 'vitest';
+import { OPENROUTER_ERRORS, OPENROUTER_MODELS, TWELVE_GONE, catalogueWithout, startFakeOpenAI } from '../../support/fake-openai';
+import { useFakeProvider } from './platform';
 import { createChatHandler } from '../../../netlify/lib/chat/handler';
 import { createModelsHandler } from '../../../netlify/lib/chat/models-handler';
 import { readChatConfig } from '../../../netlify/lib/chat/config';
@@ -13,19 +14,7 @@ import { TEST_KEY, chatRequest, readEvents, validBody } from './helpers';
 
 // The live catalogue: picks resolved against GET /models, cached with a TTL and a last good copy, and the
 // provider's refusals mapped once (the visitor's message, the operator's log line).
-let fake: FakeOpenAI;
-const savedEnv = { ...process.env };
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-  fake.reset();
-  Object.assign(process.env, { CHAT_API_KEY: TEST_KEY, CHAT_API_BASE_URL: fake.baseUrl, PUBLIC_SITE_URL: 'https://lumora.test' });
-});
-afterEach(() => {
-  process.env = { ...savedEnv };
-});
+const provider = useFakeProvider();
 
 const GONE = TWELVE_GONE;
 
@@ -47,7 +36,7 @@ function setup(options: { now?: () => number; env?: Record<string, string> } = {
 describe('the live catalogue', () => {
   it(`offers only models that exist when the catalogue lacks ${GONE.length} of the ${CHAT_MODEL_PICKS.length} picks, defaulting to an existing large Anthropic model`, async () => {
     expect(GONE.every((id) => CHAT_MODEL_PICKS.some((p) => p.id === id))).toBe(true);
-    fake.setCatalogue({ models: catalogueWithout(GONE) });
+    provider.fake.setCatalogue({ models: catalogueWithout(GONE) });
     const { models } = setup();
     const body = await models();
     const listed = new Set(catalogueWithout(GONE).map((m) => m.id));
@@ -65,32 +54,32 @@ describe('the live catalogue', () => {
     const { models, lines } = setup({ now: () => t });
     await models();
     await models();
-    expect(fake.catalogueRequests).toHaveLength(1);
-    expect(fake.catalogueRequests[0]!.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
-    fake.setCatalogue({ status: 503 });
+    expect(provider.fake.catalogueRequests).toHaveLength(1);
+    expect(provider.fake.catalogueRequests[0]!.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+    provider.fake.setCatalogue({ status: 503 });
     t += 3_601_000;
     const stale = await models();
-    expect(fake.catalogueRequests).toHaveLength(2);
+    expect(provider.fake.catalogueRequests).toHaveLength(2);
     expect(stale.verified).toBe(true);
     expect(stale.models.map((m) => m.id)).toEqual(CHAT_MODEL_PICKS.map((p) => p.id));
     expect(lines.join('\n')).toMatch(/could not read the model catalogue .*503/);
     // The provider is not asked again for a minute; then it is, and its new answer is served.
     await models();
-    expect(fake.catalogueRequests).toHaveLength(2);
-    fake.setCatalogue({ models: catalogueWithout(['openai/gpt-4o']) });
+    expect(provider.fake.catalogueRequests).toHaveLength(2);
+    provider.fake.setCatalogue({ models: catalogueWithout(['openai/gpt-4o']) });
     t += 61_000;
     expect((await models()).models.map((m) => m.id)).not.toContain('openai/gpt-4o');
-    expect(fake.catalogueRequests).toHaveLength(3);
+    expect(provider.fake.catalogueRequests).toHaveLength(3);
   });
 
   it('serves the curated list unverified when no copy exists, and the first rejection refreshes it', async () => {
-    fake.setCatalogue({ status: 500 });
+    provider.fake.setCatalogue({ status: 500 });
     const { models, chat } = setup();
     const first = await models();
     expect(first.verified).toBe(false);
     expect(first.models.map((m) => m.id)).toEqual(CHAT_MODEL_PICKS.map((p) => p.id));
     // The provider is back, without GPT-5: a visitor who picks it hears that, and the list is refreshed.
-    fake.setCatalogue({ models: catalogueWithout(['openai/gpt-5']) });
+    provider.fake.setCatalogue({ models: catalogueWithout(['openai/gpt-5']) });
     const res = await chat(chatRequest(validBody({ model: 'openai/gpt-5' })));
     expect(res.status).toBe(409);
     expect((await res.json()).error).toBe(CHAT_ERRORS.modelGone);
@@ -102,7 +91,7 @@ describe('the live catalogue', () => {
   it('a model removed between two refreshes: the clear message, a refreshed list, never the provider’s text, nothing spent', async () => {
     const { models, chat, lines, spend } = setup();
     expect((await models()).models.map((m) => m.id)).toContain('google/gemini-2.5-flash');
-    fake.setCatalogue({ models: catalogueWithout(['google/gemini-2.5-flash']) });
+    provider.fake.setCatalogue({ models: catalogueWithout(['google/gemini-2.5-flash']) });
     const res = await chat(chatRequest(validBody({ model: 'google/gemini-2.5-flash' })));
     expect(res.status).toBe(409);
     const text = await res.text();
@@ -118,7 +107,7 @@ describe('the live catalogue', () => {
     // The next request for it is refused before anything goes upstream.
     const again = await chat(chatRequest(validBody({ model: 'google/gemini-2.5-flash' })));
     expect(again.status).toBe(400);
-    expect(fake.requests).toHaveLength(1);
+    expect(provider.fake.requests).toHaveLength(1);
   });
 
   it('the operator can pin the list and the default', async () => {
@@ -129,17 +118,17 @@ describe('the live catalogue', () => {
   });
 
   it('the reply cap never passes the provider’s max output tokens', async () => {
-    fake.setCatalogue({ models: OPENROUTER_MODELS.map((m) => (m.id === 'openai/gpt-4o-mini' ? { ...m, top_provider: { ...m.top_provider, max_completion_tokens: 300 } } : m)) });
+    provider.fake.setCatalogue({ models: OPENROUTER_MODELS.map((m) => (m.id === 'openai/gpt-4o-mini' ? { ...m, top_provider: { ...m.top_provider, max_completion_tokens: 300 } } : m)) });
     const { chat } = setup();
     await readEvents(await chat(chatRequest(validBody({ model: 'openai/gpt-4o-mini' }))));
-    expect(fake.requests[0]!.body.max_tokens).toBe(300);
+    expect(provider.fake.requests[0]!.body.max_tokens).toBe(300);
   });
 
   it('/api/health reports the catalogue: models resolved, picks dropped or replaced, last refresh', async () => {
-    fake.setCatalogue({ models: catalogueWithout(GONE) });
+    provider.fake.setCatalogue({ models: catalogueWithout(GONE) });
     const { catalogue, spend } = setup();
     const health = await chatHealth(readChatConfig(), catalogue, spend);
-    expect(health).toMatchObject({ configured: true, endpoint: fake.baseUrl, catalogue: { verified: true, stale: false, defaultModel: 'anthropic/claude-opus-4.1' } });
+    expect(health).toMatchObject({ configured: true, endpoint: provider.fake.baseUrl, catalogue: { verified: true, stale: false, defaultModel: 'anthropic/claude-opus-4.1' } });
     expect(health.catalogue!.lastRefresh).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(health.catalogue!.replaced).toContainEqual({ pick: 'anthropic/claude-opus-4.5', by: 'anthropic/claude-opus-4.1' });
     expect(health.catalogue!.dropped).toContain('meta-llama/llama-3.3-70b-instruct:free');
@@ -159,7 +148,7 @@ describe('upstream errors, mapped once', () => {
   ] as const;
 
   it.each(cases)('%s answers its status and message, logs the cause with model and request id, never the key, spends nothing', async (_name, scenario, status, message, logged) => {
-    fake.setScenario({ ...scenario, message: `${scenario.message} (${TEST_KEY})` });
+    provider.fake.setScenario({ ...scenario, message: `${scenario.message} (${TEST_KEY})` });
     const { chat, lines, spend } = setup();
     const res = await chat(chatRequest(validBody()));
     expect(res.status).toBe(status);

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../support/fake-openai';
+import { describe, expect, it } from 'vitest';
+import { useFakeProvider } from './platform';
 import { MIME, makeDocx, makePdf, makeXlsx } from '../../support/documents';
 import { createChatHandler } from '../../../netlify/lib/chat/handler';
 import { readChatConfig } from '../../../netlify/lib/chat/config';
@@ -9,22 +9,10 @@ import { MemoryRateLimiter } from '../../../netlify/lib/rate-limit';
 import { requestMessages, type ConversationMessage } from '../../../src/lib/chat/conversation';
 import { CHAT_LIMITS } from '../../../src/lib/chat/request-limits';
 import type { ReadDocument } from '../../../src/lib/chat/stream-protocol';
-import { TEST_KEY, chatRequest, dataUrl, readEvents, validBody } from './helpers';
+import { chatRequest, dataUrl, readEvents, validBody } from './helpers';
 
 // Documents are read on the server (PDF, Word, Excel) for every model, and their text stays in the conversation.
-let fake: FakeOpenAI;
-const savedEnv = { ...process.env };
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-  fake.reset();
-  Object.assign(process.env, { CHAT_API_KEY: TEST_KEY, CHAT_API_BASE_URL: fake.baseUrl, PUBLIC_SITE_URL: 'https://lumora.test' });
-});
-afterEach(() => {
-  process.env = { ...savedEnv };
-});
+const provider = useFakeProvider();
 
 function handler() {
   const limiter = new MemoryRateLimiter();
@@ -49,7 +37,7 @@ describe('documents read on the server', () => {
     for (const [i, c] of cases.entries()) {
       const events = await readEvents(await h(chatRequest(withFile(c.name, c.mime, c.bytes))));
       expect(events.at(-1), c.name).toEqual({ done: true });
-      const sent = fake.requests[i]!.body.messages[1].content as string;
+      const sent = provider.fake.requests[i]!.body.messages[1].content as string;
       expect(sent).toContain(`Contents of the attached file "${c.name}":`);
       for (const text of c.expect) expect(sent, c.name).toContain(text);
       expect(sent).not.toContain(c.bytes.toString('base64').slice(0, 40));
@@ -71,7 +59,7 @@ describe('documents read on the server', () => {
     const messages = requestMessages(history, { text: 'What is on page 7?' });
     const res = await h(chatRequest(validBody({ model: 'deepseek/deepseek-chat-v3.1', messages })));
     expect((await readEvents(res)).at(-1)).toEqual({ done: true });
-    const followUp = fake.requests[1]!.body.messages;
+    const followUp = provider.fake.requests[1]!.body.messages;
     expect(followUp.at(-1)).toEqual({ role: 'user', content: 'What is on page 7?' });
     expect(followUp[1].content).toContain('Revenue line 1006');
     expect(followUp[1].content).toContain('Contents of the attached file "plan.pdf":');
@@ -84,7 +72,7 @@ describe('documents read on the server', () => {
     const text = (events[0] as { document: ReadDocument }).document.text;
     expect(text.length).toBeLessThanOrEqual(CHAT_LIMITS.maxDocumentChars + 200);
     expect(text).toMatch(/\[… cut here in page \d+ of 80 pages: the text is limited to 60,000 characters; \d+ more pages not included\]$/);
-    expect(fake.requests[0]!.body.messages[1].content).toContain('[… cut here');
+    expect(provider.fake.requests[0]!.body.messages[1].content).toContain('[… cut here');
   });
 
   it.each([
@@ -98,7 +86,7 @@ describe('documents read on the server', () => {
     const res = await h(chatRequest(withFile(filename, mime, bytes())));
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(message);
-    expect(fake.requests).toHaveLength(0);
+    expect(provider.fake.requests).toHaveLength(0);
     expect(await spend.today()).toMatchObject({ spentMicros: 0, reservedMicros: 0 });
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { query } from '../../../netlify/lib/db';
 import { startFakeOpenAI, type FakeOpenAI } from '../../support/fake-openai';
 import { startEmbedded } from '../platform/helpers/backends';
@@ -31,3 +31,25 @@ export function useChatPlatform(unset: readonly string[]): { readonly fake: Fake
   });
   return handle;
 }
+
+/**
+ * The chat against a fake provider, without a database (the catalogue, documents): each test starts with the
+ * operator's key and the fake's address set, and the environment is put back after each test.
+ */
+export function useFakeProvider(): { readonly fake: FakeOpenAI } {
+  const handle = {} as { fake: FakeOpenAI };
+  const savedEnv = { ...process.env };
+  beforeAll(async () => {
+    handle.fake = await startFakeOpenAI();
+  });
+  afterAll(() => handle.fake?.close());
+  beforeEach(() => {
+    handle.fake.reset();
+    Object.assign(process.env, { CHAT_API_KEY: TEST_KEY, CHAT_API_BASE_URL: handle.fake.baseUrl, PUBLIC_SITE_URL: 'https://lumora.test' });
+  });
+  afterEach(() => {
+    process.env = { ...savedEnv };
+  });
+  return handle;
+}
+

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import checkout from '../../../netlify/functions/checkout.mts';
 import checkoutSession from '../../../netlify/functions/checkout-session.mts';
 import downloads from '../../../netlify/functions/downloads.mts';
@@ -15,30 +15,13 @@ import { MSG } from '../../../src/lib/messages';
 import { findImagePackage, ITEM_NAMES, ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { toCents } from '../../../src/lib/money';
 import { FakeStripe } from '../../support/fake-stripe';
-import { startEmbedded } from './helpers/backends';
+import { STRIPE_BASE, useStripePlatform } from './helpers/stripe-platform';
 import { newKey, seedCompleted } from './helpers/seed';
 
 // PAYMENTS=stripe end to end at the function level: real Requests, the embedded database, the official
 // stripe library pointed at a local stand-in, and webhooks signed with the library's test-header helper.
-const BASE = 'http://localhost:8888';
-const STRIPE_ENV = ['PAYMENTS', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE', 'DEPLOY_URL'];
-
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-const stripe = new FakeStripe();
-
-beforeAll(async () => {
-  platform = await startEmbedded();
-  await stripe.start();
-});
-afterAll(async () => {
-  for (const name of STRIPE_ENV) delete process.env[name];
-  await stripe.stop();
-  await platform?.stop();
-});
-beforeEach(() => {
-  // The deploy's own address, as npm start sets it: Stripe's return pages point there.
-  Object.assign(process.env, stripe.env(), { DEPLOY_URL: BASE });
-});
+const BASE = STRIPE_BASE;
+const stripe = useStripePlatform();
 
 const postCheckout = (body: object) =>
   checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), {});

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import processImage from '../../../netlify/functions/process-image.mts';
 import imageHeal from '../../../netlify/functions/image-heal.mts';
@@ -11,18 +11,12 @@ import { getTransformation } from '../../../netlify/lib/transformations';
 import { MSG } from '../../../src/lib/messages';
 import { decodePass, encodePass } from '../../../netlify/lib/image/render-cache';
 import { runMaintenance } from '../../../netlify/lib/tool/maintenance';
-import { startEmbedded } from '../platform/helpers/backends';
+import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
 import { BASE, DAMAGED, damageContrast, damagedPhoto, multipart } from './helpers';
 
 // The heal brush: POST /api/transformations/{id}/heal against the embedded database and storage.
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-beforeAll(async () => {
-  platform = await startEmbedded();
-});
-afterAll(async () => {
-  await platform?.stop();
-});
+useEmbeddedPlatform();
 
 const PROMPT = 'Turn this image into color and enhance its quality with natural-looking details';
 const { width: W, height: H, bar: BAR, spot: SPOT } = DAMAGED;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import processImage from '../../../netlify/functions/process-image.mts';
 import imageHints from '../../../netlify/functions/image-hints.mts';
@@ -8,19 +8,13 @@ import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
 import { rgbBufferToLab } from '../../../netlify/lib/image/lab';
 import { MSG } from '../../../src/lib/messages';
-import { startEmbedded } from '../platform/helpers/backends';
+import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
 import { BASE, colourScene, greyPhoto, multipart } from './helpers';
 
 // The buyer's colour reference photo: POST/DELETE /api/transformations/{id}/reference against the embedded
 // database and storage.
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-beforeAll(async () => {
-  platform = await startEmbedded();
-});
-afterAll(async () => {
-  await platform?.stop();
-});
+useEmbeddedPlatform();
 
 const PROMPT = 'Turn this image into color and enhance its quality with natural-looking details';
 const W = 320, H = 240;

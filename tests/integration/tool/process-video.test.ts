@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import processVideo from '../../../netlify/functions/process-video.mts';
 import background from '../../../netlify/functions/process-video-background.mts';
 import transformations from '../../../netlify/functions/transformations.mts';
@@ -12,21 +12,13 @@ import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
 import { queueVideo, runVideoJob, jobSignature } from '../../../netlify/lib/tool';
 import { MSG } from '../../../src/lib/messages';
-import { startEmbedded } from '../platform/helpers/backends';
+import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { BASE, dataUrl, greyPhoto, pngBombHeader } from './helpers';
 import { transformationItem } from '../../../src/lib/catalog';
 import { makeScene } from '../../../bench/video/scenes';
 import { probe } from '../../support/video';
 
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-beforeAll(async () => {
-  platform = await startEmbedded();
-  process.env.VIDEO_JOB_RUNNER = 'inline';
-});
-afterAll(async () => {
-  delete process.env.VIDEO_JOB_RUNNER;
-  await platform?.stop();
-});
+useEmbeddedPlatform({ VIDEO_JOB_RUNNER: 'inline' });
 
 const post = (body: unknown) =>
   processVideo(

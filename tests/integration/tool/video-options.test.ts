@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import processVideo from '../../../netlify/functions/process-video.mts';
 import processImage from '../../../netlify/functions/process-image.mts';
 import videoDefaults from '../../../netlify/functions/video-defaults.mts';
@@ -10,7 +10,7 @@ import { getTransformation } from '../../../netlify/lib/transformations';
 import { queueVideo, runVideoJob } from '../../../netlify/lib/tool';
 import { MSG } from '../../../src/lib/messages';
 import { transformationItem } from '../../../src/lib/catalog';
-import { startEmbedded } from '../platform/helpers/backends';
+import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { BASE, dataUrl, greyPhoto, multipart } from './helpers';
 import { makeScene } from '../../../bench/video/scenes';
 import { decodeFrames } from '../../support/video';
@@ -21,15 +21,7 @@ import { videoDefaultsSchema, type VideoDefaults } from '../../../src/lib/tool/v
 // when left out), "Animate this photo" from a finished image result, "Bring faces to life", and the defaults the
 // tab shows for a chosen photo.
 
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-beforeAll(async () => {
-  platform = await startEmbedded();
-  process.env.VIDEO_JOB_RUNNER = 'inline';
-});
-afterAll(async () => {
-  delete process.env.VIDEO_JOB_RUNNER;
-  await platform?.stop();
-});
+useEmbeddedPlatform({ VIDEO_JOB_RUNNER: 'inline' });
 
 const PROMPT = 'Slowly zoom in on the subject';
 const json = (fn: typeof processVideo | typeof videoDefaults, url: string, body: unknown) =>

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { closePool } from '../../../../netlify/lib/db';
 import { applyMigrations, pgTarget } from '../../../../netlify/lib/db/migrations';
 import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/embedded/embedded-services';
@@ -45,6 +45,22 @@ export async function startEmbedded(): Promise<StartedBackend & { services: Embe
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The test file's own embedded platform (database and storage) from before its first test to after its last,
+ * with `env` set meanwhile (and removed after).
+ */
+export function useEmbeddedPlatform(env: Record<string, string> = {}): void {
+  let platform: Awaited<ReturnType<typeof startEmbedded>> | undefined;
+  beforeAll(async () => {
+    platform = await startEmbedded();
+    Object.assign(process.env, env);
+  });
+  afterAll(async () => {
+    for (const name of Object.keys(env)) delete process.env[name];
+    await platform?.stop();
+  });
 }
 
 const pgliteBackend: Backend = { name: 'embedded PGlite', available: true, start: startEmbedded };
