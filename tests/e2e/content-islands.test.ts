@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { baseUrl, newPage, useBrowser } from './harness';
+import { baseUrl, newPage, standStill, useBrowser } from './harness';
 import { MSG } from '../../src/lib/messages';
 import { IMAGE_PACKAGES } from '../../src/lib/catalog';
 import { site } from '../../src/lib/site';
@@ -23,10 +23,8 @@ describe('content islands', () => {
   it('countdown ticks every second with borrow and announces at most once a minute', async () => {
     const { context, page } = await newPage(browser());
     const start = new Date('2025-03-01T10:00:00Z').getTime();
-    await page.clock.install({ time: start });
-    // The page's clock stands still until the test moves it: however long the page takes to load and hydrate
-    // on a busy machine, the countdown ticks only on runFor (an installed clock otherwise runs at real speed).
-    await page.clock.pauseAt(start + 1000);
+    // The countdown ticks only on runFor.
+    await standStill(page, start);
     await page.goto(baseUrl() + '/lead-connect');
     await hydrate(page, '[data-countdown]');
     expect(await digits(page)).toBe('07:23:59:59');
@@ -54,8 +52,7 @@ describe('content islands', () => {
     const { context, page } = await newPage(browser());
     // Paused (as in the countdown test): the confirmation's 5 s run only on runFor, not while a loaded machine answers.
     const start = new Date('2025-03-01T10:00:00Z').getTime();
-    await page.clock.install({ time: start });
-    await page.clock.pauseAt(start + 1000);
+    await standStill(page, start);
     await page.goto(baseUrl() + '/lead-connect');
     await hydrate(page, '[data-lead-form]');
     // Native validation: an empty form is not sent.
@@ -131,8 +128,7 @@ describe('content islands', () => {
     // The clock stands still until the test moves it (as in the countdown test): on a loaded machine the clicks
     // below outlasted the carousel's 4 s while an installed clock ran at real speed.
     const start = new Date('2025-03-01T10:00:00Z').getTime();
-    await page.clock.install({ time: start });
-    await page.clock.pauseAt(start + 1000);
+    await standStill(page, start);
     await page.goto(baseUrl() + '/vector-vault');
     const items = page.locator('[data-faq] details');
     await items.nth(0).locator('summary').click();

@@ -42,6 +42,15 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
 }
 
 /**
+ * Stops the page's clock at `start` + 1 s before it loads: however long the page takes to load and hydrate on a
+ * busy machine, its timers move only on `page.clock.runFor` (an installed clock otherwise runs at real speed).
+ */
+export async function standStill(page: Page, start: number): Promise<void> {
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 1000);
+}
+
+/**
  * Waits until the Astro island holding `selector` has hydrated and React owns that element.
  * Waiting for any island is not enough: on a loaded machine a file chosen before React attached its
  * handlers is set on the input but never seen by the island.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseUrl, newPage, useBrowser } from './harness';
+import { baseUrl, newPage, standStill, useBrowser } from './harness';
 import { foundationPages } from './pages';
 import { site } from '../../src/lib/site';
 import { transformationItem } from '../../src/lib/catalog';
@@ -34,8 +34,7 @@ describe('foundation pages', () => {
     // The page's clock stands still until the test moves it: on a loaded machine loading the page took over the
     // carousel's 5 s while an installed clock ran at real speed.
     const start = new Date('2025-03-01T10:00:00Z').getTime();
-    await page.clock.install({ time: start });
-    await page.clock.pauseAt(start + 1000);
+    await standStill(page, start);
     await page.goto(baseUrl() + '/');
     expect(await page.locator('particle-field .particle').count()).toBe(40);
     expect(await page.locator('#services li').count()).toBe(24);
