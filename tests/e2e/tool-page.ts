@@ -26,8 +26,11 @@ export async function openVideoTab(page: Page, site = baseUrl()) {
   return panel;
 }
 
-/** Waits for a toast with this text. */
-export const toast = (page: Page, text: string, timeout = 15_000) =>
+/**
+ * Waits for a toast with this text. The default is a hang guard, not a speed target: beside the rest of the suite a
+ * purchased download's fetch took over 15 s before its toast.
+ */
+export const toast = (page: Page, text: string, timeout = 60_000) =>
   page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor({ timeout });
 
 /**
