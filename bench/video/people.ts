@@ -73,7 +73,15 @@ export async function peopleClips(fixtures: string, onClip?: (clip: FixtureClip)
         depth: result.depth,
         parallaxShare: round(parallaxShare(tracks)),
         tracks: tracks.start.length,
-        face: faces ? { found: faces.found, animated: faces.animated, ...(faces.error && { error: faces.error }), decisions: faces.decisions.map((d) => ('reason' in d ? d.reason : 'animated')) } : { found: 0 },
+        // Per face: the reason it stays still, or how it moves (the share of the turn and nod, and whether it blinks).
+        face: faces
+          ? {
+              found: faces.found,
+              animated: faces.animated,
+              ...(faces.error && { error: faces.error }),
+              decisions: faces.decisions.map((d) => (d.animated ? `animated at ${d.scale} of the turn, ${d.blink ? 'with' : 'without'} the blink` : d.reason)),
+            }
+          : { found: 0 },
         stages,
         total,
       });
