@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { renderEmbedded, type RenderResult } from '../../netlify/lib/video/render';
 import { restoreFirst } from '../../netlify/lib/video/restore-first';
 import { videoDefaults } from '../../netlify/lib/tool/video-source';
+import { DEFAULTS_UPLOAD_SIDE } from '../../src/lib/tool/constants';
 import { clipTracks, parallaxShare } from './measure';
 import { cpuClock } from '../timing';
 import { childCpuSeconds } from './process';
@@ -23,9 +24,6 @@ const round = (v: number, digits = 3) => Number(v.toFixed(digits));
 
 type Stage = { wallMs: number; cpuMs: number };
 
-/** Long side of the copy the tab sends for its defaults (`DEFAULTS_UPLOAD_SIDE` in src/lib/tool/api.ts). */
-const DEFAULTS_COPY_SIDE = 640;
-
 /**
  * One photo's bytes as the product makes its clip: the tab's defaults first (their own request, while the buyer
  * chooses; timed as `defaults`, outside the job's total), then the job: an optional restore-first and the render,
@@ -34,7 +32,8 @@ const DEFAULTS_COPY_SIDE = 640;
 export async function measureClip(photo: Buffer, restored: boolean, prompt = PEOPLE_PROMPT, resolution: '720p' | '1080p' = '720p') {
   const stages: Record<string, Stage> = {};
   const [t0, c0] = [performance.now(), cpuClock()];
-  const copy = await sharp(photo).rotate().resize(DEFAULTS_COPY_SIDE, DEFAULTS_COPY_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+  // The reduced copy the browser sends (api.ts reducedCopy: upright, JPEG at 0.9).
+  const copy = await sharp(photo).rotate().resize(DEFAULTS_UPLOAD_SIDE, DEFAULTS_UPLOAD_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 90 }).toBuffer();
   const { subjects } = await videoDefaults(copy);
   const defaults = { wallMs: Math.round(performance.now() - t0), cpuMs: Math.round(c0()) };
   const wall = performance.now();

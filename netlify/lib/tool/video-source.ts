@@ -61,9 +61,7 @@ export async function jobStill(t: Transformation, original: Buffer, signal?: Abo
   const animateFaces = chosen.animateFaces ?? true;
   const sourceId = typeof t.hints.sourceImageId === 'string' ? t.hints.sourceImageId : null;
   if (sourceId) {
-    const still = await sourceImageStill(sourceId).catch(() => {
-      throw new HttpError(404, MSG.videoSourceImage);
-    });
+    const still = await sourceImageStill(sourceId);
     await storage.put(paths.originalView(t.id), await makePreview(still, t.id), 'image/jpeg');
     return { still, hints: { restoreFirst: true, restoreReason: 'image result', animateFaces, originalViewPath: paths.originalView(t.id) } };
   }

@@ -7,7 +7,7 @@ import { COCO_LABELS } from './labels';
 import type { Box, Subject } from './types';
 
 /** The whole photo, in shares of itself. */
-export const WHOLE: Box = { x: 0, y: 0, width: 1, height: 1 };
+const WHOLE: Box = { x: 0, y: 0, width: 1, height: 1 };
 
 /** Boxes found on a `width` × `height` image, as shares of it (rounded to a ten-thousandth, inside the image). */
 export function asShares(subjects: readonly Subject[], width: number, height: number): Subject[] {

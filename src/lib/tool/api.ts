@@ -1,4 +1,4 @@
-import { INLINE_UPLOAD_MAX_BYTES, fileType, previewUrl, type ToolKind } from './constants';
+import { DEFAULTS_UPLOAD_SIDE, INLINE_UPLOAD_MAX_BYTES, fileType, previewUrl, type ToolKind } from './constants';
 import { MSG } from '../messages';
 import { $purchases, type Purchases } from '../cart-state';
 import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
@@ -107,8 +107,6 @@ export function applyHeal(transformationId: string, marks: HealMark[]): Promise<
 
 /** Long side of the copy of a reference photo that is sent: only its colours' layout is used (at 320 px). */
 const REFERENCE_UPLOAD_SIDE = 1024;
-/** Long side of the copy the video tab's defaults are judged on (tone statistics and faces). */
-const DEFAULTS_UPLOAD_SIDE = 640;
 
 /**
  * A reduced JPEG copy of a photo, so a large camera file uploads quickly and stays under the function body

@@ -33,6 +33,9 @@ export const DEFAULT_VIDEO_PROMPT = 'Slowly zoom in on the subject with a gentle
  */
 export const previewUrl = (transformationId: string) => `/api/transformations/${encodeURIComponent(transformationId)}/preview`;
 
+/** Long side of the copy the video tab's defaults are judged on (tone statistics, faces and the detector's boxes). */
+export const DEFAULTS_UPLOAD_SIDE = 640;
+
 /** Poll interval of a running video job. */
 export const VIDEO_POLL_MS = 1500;
 
