@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { LongestFirst } from './tests/support/sequencer.ts';
 
@@ -6,9 +7,10 @@ import { LongestFirst } from './tests/support/sequencer.ts';
 export default defineConfig({
   test: {
     // Most test time is spent waiting (browsers, function processes, the database), not computing: one
-    // worker more than the CPUs keeps a 2-core machine busy. Every project's files share those workers, browser
-    // files included: they share one server and one Chromium, and builds of their own run in a project copy.
-    maxWorkers: 3,
+    // worker more than the CPUs keeps every core busy while some wait (3 on the 2-core machines CI runs on; a
+    // larger machine gets more). Every project's files share those workers, browser files included: they share
+    // one server and one Chromium, and builds of their own run in a project copy.
+    maxWorkers: Math.max(3, availableParallelism() + 1),
     // Time limits are hang guards, not speed targets (those are `npm run bench`): with the whole suite on two cores
     // a file runs up to four times slower than alone (the editor's six tests: 86 s alone, 336 s in the suite).
     // Longest files first, across projects, so no long file is left running alone at the end.
