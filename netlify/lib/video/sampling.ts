@@ -16,8 +16,12 @@ export function sampleFixed(plane: Uint8Array, width: number, u: number, v: numb
   return ((top << 8) + (bottom - top) * fv + 32768) >> 16;
 }
 
-/** Sample at (u, v) in floating point (not rounded). */
-export function sampleAt(plane: ArrayLike<number>, width: number, u: number, v: number): number {
+/**
+ * Sample of an 8-bit plane at (u, v) in floating point (not rounded). Typed to Uint8Array on purpose: every caller is
+ * a frame loop over 8-bit planes, and a kernel that only ever sees one array type stays monomorphic and is inlined
+ * (the face warp took 40 % longer through it when it also read float planes; those use `layers/planes.ts` `sample`).
+ */
+export function sampleAt(plane: Uint8Array, width: number, u: number, v: number): number {
   const iu = u | 0;
   const iv = v | 0;
   const fu = u - iu;

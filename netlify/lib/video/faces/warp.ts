@@ -6,7 +6,9 @@
 // The warp runs on every pixel of the face region in each of the clip's 150 frames (on a head-and-shoulders
 // portrait, about a third of the frames' time), so it is written for speed with the same output: per triangle the
 // barycentric weights are linear in x, so each row is walked only across the span the triangle covers, stepping
-// the weights by a constant, and the bilinear sample is written out in the loop.
+// the weights by a constant, and the 8-bit sample (`sampleAt`) is inlined.
+
+import { sampleAt } from '../sampling';
 
 /** Tolerance of the inside test: pixels on a shared edge belong to both triangles, so no seam is left unwritten. */
 const EPS = -1e-7;
@@ -72,14 +74,7 @@ export function warpPlane(
         let v = fay + wb * fby + wc * fcy;
         u = u < 0 ? 0 : u > maxU ? maxU : u;
         v = v < 0 ? 0 : v > maxV ? maxV : v;
-        // sampleAt's bilinear sample, written out: this loop runs on typed arrays only, so it stays monomorphic.
-        const iu = u | 0, iv = v | 0;
-        const fu = u - iu, fv = v - iv;
-        const p = iv * width + iu;
-        const p00 = before[p]!, p10 = before[p + width]!;
-        const top = p00 + (before[p + 1]! - p00) * fu;
-        const bottom = p10 + (before[p + width + 1]! - p10) * fu;
-        plane[row + x] = top + (bottom - top) * fv + 0.5;
+        plane[row + x] = sampleAt(before, width, u, v) + 0.5;
       }
     }
   }

@@ -3,8 +3,6 @@
 // arrays. CIELAB, box means, the guided filter and resampling are the image engine's (`image/lab.ts`,
 // `image/planes.ts`), used by both engines.
 
-import { sampleAt } from '../sampling';
-
 /** An interleaved 8-bit RGB picture. */
 export type Rgb = { data: Uint8Array; width: number; height: number };
 
@@ -79,10 +77,17 @@ export function distanceTo(seed: Uint8Array, width: number, height: number): Flo
   return d;
 }
 
-/** Bilinear sample of a plane at (x, y), coordinates clamped to the plane. */
+/**
+ * Bilinear sample of a plane of any type at (x, y), coordinates clamped to the plane: called per mesh node or map
+ * cell, not per pixel. The frame loops' 8-bit kernel is `sampling.ts` `sampleAt`, kept to one array type.
+ */
 export function sample(plane: Float32Array | Uint8Array, width: number, height: number, x: number, y: number): number {
   if (width < 2 || height < 2) return plane[0]!;
   const cx = Math.min(width - 1.001, Math.max(0, x));
   const cy = Math.min(height - 1.001, Math.max(0, y));
-  return sampleAt(plane, width, cx, cy);
+  const ix = cx | 0, iy = cy | 0;
+  const p = iy * width + ix;
+  const top = plane[p]! + (plane[p + 1]! - plane[p]!) * (cx - ix);
+  const bottom = plane[p + width]! + (plane[p + width + 1]! - plane[p + width]!) * (cx - ix);
+  return top + (bottom - top) * (cy - iy);
 }
