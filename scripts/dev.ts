@@ -5,6 +5,7 @@ import { startEmbeddedServices } from './embedded/embedded-services';
 import { startFunctions } from './lib/functions';
 import { answerFromFunction } from './lib/server';
 import { stopOnSignal } from './lib/shutdown';
+import { refuseUnworkableDatabase } from './lib/database-check';
 
 /**
  * `npm run dev`: Astro's dev server (hot reload for pages, islands and content) with the functions served
@@ -19,7 +20,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.NETLIFY_DEV = 'true';
 
 const services = process.env.DATABASE_URL
-  ? undefined
+  ? refuseUnworkableDatabase()
   : await startEmbeddedServices({ dataDir: path.join(root, '.data') }).catch((error: Error) => {
       console.error(`\n  Could not start the embedded database: ${error.message}\n`);
       process.exit(1);

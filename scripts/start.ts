@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startSiteServer } from './lib/server';
 import { startEmbeddedServices } from './embedded/embedded-services';
 import { stopOnSignal } from './lib/shutdown';
+import { refuseUnworkableDatabase } from './lib/database-check';
 
 /**
  * `npm start`: builds the site, then runs the whole product locally with no accounts and no network —
@@ -17,7 +18,7 @@ const port = Number(process.env.PORT ?? 8888);
 // which the function instances inherit. And before the build: it takes the data folder's lock, so a second
 // `npm start` stops here instead of emptying dist/ under the running one.
 const services = process.env.DATABASE_URL
-  ? undefined
+  ? refuseUnworkableDatabase()
   : await startEmbeddedServices({ dataDir: path.join(root, '.data') }).catch((error: Error) => {
       console.error(`\n  Could not start the embedded database: ${error.message}\n`);
       process.exit(1);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +47,17 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startDebianPostgres(): Promise<RunningPostgres> {
+export interface PostgresTls {
+  /** PEM files of the server's certificate (chained to the test's own CA) and its key. */
+  certFile: string;
+  keyFile: string;
+}
+
+/**
+ * `tls`: the server speaks only TLS on TCP, as Supabase's pooler does (ssl=on, and pg_hba admits only `hostssl`
+ * connections), with the given certificate.
+ */
+export async function startDebianPostgres(options: { tls?: PostgresTls } = {}): Promise<RunningPostgres> {
   const bin = findPostgresBin();
   if (!bin) throw new Error(MISSING_POSTGRES);
   const asRoot = process.getuid?.() === 0;
@@ -68,9 +78,21 @@ export async function startDebianPostgres(): Promise<RunningPostgres> {
   const port = await freePort();
   try {
     run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    let tlsOptions = '';
+    if (options.tls) {
+      // The server reads its key only when it is private to the server's user.
+      const cert = path.join(dataDir, 'server.crt');
+      const key = path.join(dataDir, 'server.key');
+      copyFileSync(options.tls.certFile, cert);
+      copyFileSync(options.tls.keyFile, key);
+      chmodSync(key, 0o600);
+      if (asRoot) for (const f of [cert, key]) execFileSync('chown', ['postgres:postgres', f]);
+      writeFileSync(path.join(dataDir, 'pg_hba.conf'), 'local all all trust\nhostssl all all 127.0.0.1/32 trust\n');
+      tlsOptions = ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
+    }
     run('pg_ctl', [
       '-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '60',
-      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200${tlsOptions}`,
       'start',
     ]);
   } catch (error) {

@@ -1,41 +1,16 @@
 import pg from 'pg';
+import { databaseConnection, DatabaseNotConfiguredError, explainDatabaseError } from './connection';
 
 /**
  * The one way server code reaches Postgres: node-postgres with a small pool on DATABASE_URL. The same
  * queries run on the embedded PGlite (through its loopback socket), Debian's PostgreSQL and Supabase's
  * transaction pooler — so statements are never named (no server-side prepared statements).
  */
-export class DatabaseNotConfiguredError extends Error {
-  constructor(message = 'Database not configured: set DATABASE_URL (see .env.example)') {
-    super(message);
-    this.name = 'DatabaseNotConfiguredError';
-  }
-}
+export { DatabaseNotConfiguredError, DatabaseTlsError, databaseConnection, explainDatabaseError } from './connection';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '']);
-/** TLS modes that encrypt; node-postgres 8 verifies the certificate for all but `no-verify`. */
-const TLS_MODES = new Set(['require', 'verify-ca', 'verify-full', 'no-verify']);
-
-/**
- * A database reached over the network must be reached over TLS: the URL of any host but this machine's
- * (loopback, a Unix socket) has to name an `sslmode` that encrypts, or no pool is made and the error says what to
- * add — node-postgres would otherwise send the password and every query in the clear. `DATABASE_CA_CERT` (PEM)
- * adds the CA a provider signs with (Supabase's, from its dashboard), for `sslmode=verify-full`.
- */
-export function checkDatabaseTls(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return; // node-postgres reports a malformed URL itself
-  }
-  const host = parsed.hostname.toLowerCase();
-  if (LOOPBACK.has(host) || parsed.searchParams.get('host')?.startsWith('/')) return;
-  const mode = parsed.searchParams.get('sslmode')?.toLowerCase() ?? '';
-  if (TLS_MODES.has(mode)) return;
-  throw new DatabaseNotConfiguredError(
-    `DATABASE_URL points at ${host} without TLS (sslmode=${mode || 'unset'}): add ?sslmode=verify-full (with DATABASE_CA_CERT, Supabase's CA certificate) or ?sslmode=require; see docs/deploy.md`,
-  );
+/** Throws when DATABASE_URL / DATABASE_CA_CERT cannot work (kept for callers that only check). */
+export function checkDatabaseTls(url: string, caCert?: string): void {
+  databaseConnection({ DATABASE_URL: url, DATABASE_CA_CERT: caCert });
 }
 
 export type Row = Record<string, unknown>;
@@ -53,28 +28,19 @@ function poolMax(): number {
   return Number.isInteger(max) && max > 0 ? max : 4;
 }
 
-/**
- * The connection settings: with a CA certificate, TLS verified against it (node-postgres lets the URL's own
- * sslmode override an explicit `ssl`, so the mode is taken out of the URL and the verification stated here).
- */
-function connectionWithCa(url: string, caPem: string | undefined): { connectionString: string; ssl?: { ca: string; rejectUnauthorized: true } } {
-  const ca = caPem?.trim().replace(/\\n/g, '\n');
-  if (!ca || !URL.canParse(url)) return { connectionString: url };
-  const parsed = new URL(url);
-  parsed.searchParams.delete('sslmode');
-  return { connectionString: parsed.href, ssl: { ca, rejectUnauthorized: true } };
-}
-
 /** The pool for the current DATABASE_URL (a changed URL — tests switch databases — gets a new pool). */
 export function getPool(): pg.Pool {
   const url = process.env.DATABASE_URL?.trim();
   if (!url) throw new DatabaseNotConfiguredError();
-  if (pool && poolUrl === url) return pool;
-  checkDatabaseTls(url);
+  const key = `${url}\n${process.env.DATABASE_CA_CERT ?? ''}`;
+  if (pool && poolUrl === key) return pool;
+  // Refuses a TLS setting that cannot work before any connection is tried (db/connection.ts).
+  const { connectionString, ssl } = databaseConnection();
   if (pool) void pool.end().catch(() => {});
-  poolUrl = url;
+  poolUrl = key;
   pool = new pg.Pool({
-    ...connectionWithCa(url, process.env.DATABASE_CA_CERT),
+    connectionString,
+    ssl,
     max: poolMax(),
     idleTimeoutMillis: 10_000,
     connectionTimeoutMillis: 15_000,
@@ -88,13 +54,19 @@ export function getPool(): pg.Pool {
 }
 
 export async function query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-  const result = await getPool().query<T>(text, params as unknown[]);
-  return result.rows;
+  try {
+    const result = await getPool().query<T>(text, params as unknown[]);
+    return result.rows;
+  } catch (error) {
+    throw explainDatabaseError(error);
+  }
 }
 
 /** Runs fn inside BEGIN/COMMIT on one connection; any throw rolls back. */
 export async function withTransaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  const client = await getPool().connect();
+  const client = await getPool().connect().catch((error: unknown) => {
+    throw explainDatabaseError(error);
+  });
   const tx: Queryable = {
     query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) =>
       (await client.query<R>(text, params as unknown[])).rows,
