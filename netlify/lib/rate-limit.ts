@@ -14,6 +14,8 @@ export interface RateLimitResult {
 export interface RateLimiter {
   /** Counts `weight` (default 1) on `key` in a fixed window of `windowSeconds`; refused above `max`. */
   hit(key: string, max: number, windowSeconds: number, weight?: number): Promise<RateLimitResult>;
+  /** Gives back `weight` hits counted in the current window for work that never happened (best effort). */
+  refund?(key: string, windowSeconds: number, weight?: number): Promise<void>;
 }
 
 /** One limit: `max` per `windowSeconds` on `key`; this request counts `weight` (default 1). */
@@ -44,6 +46,10 @@ export class SqlRateLimiter implements RateLimiter {
     if (!row) throw new Error('hit_rate_limit returned no row');
     return { allowed: row.allowed === true, retryAfter: Math.max(0, Number(row.retry_after) || 0) };
   }
+
+  async refund(key: string, windowSeconds: number, weight = 1): Promise<void> {
+    await this.query('select refund_rate_limit($1, $2, $3)', [key.slice(0, 300), windowSeconds, weight]);
+  }
 }
 
 /** Fixed window per key, like the SQL function. */
@@ -66,6 +72,11 @@ export class MemoryRateLimiter implements RateLimiter {
       return { allowed: false, retryAfter: Math.max(1, Math.ceil((entry.start + windowMs - now) / 1000)) };
     }
     return { allowed: true, retryAfter: 0 };
+  }
+
+  async refund(key: string, windowSeconds: number, weight = 1): Promise<void> {
+    const entry = this.windows.get(key);
+    if (entry && this.now() - entry.start < windowSeconds * 1000) entry.hits = Math.max(0, entry.hits - weight);
   }
 
   /** Drops expired windows so a long-lived instance does not grow without bound. */
@@ -95,6 +106,11 @@ export class FallbackRateLimiter implements RateLimiter {
       }
     }
     return this.fallback.hit(key, max, windowSeconds, weight);
+  }
+
+  async refund(key: string, windowSeconds: number, weight = 1): Promise<void> {
+    const store = this.failed ? this.fallback : this.primary;
+    await store.refund?.(key, windowSeconds, weight).catch(() => {});
   }
 }
 

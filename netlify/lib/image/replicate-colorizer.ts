@@ -8,28 +8,60 @@ import {
   type ReplicateConnection,
   type ReplicateModel,
 } from '../providers/replicate-client';
+import { findPreset } from '../providers/replicate-presets';
+import { describeModel } from '../providers/replicate-models';
 import type { ChromaPlanes, Colorizer, LumaPlane } from './colorizer';
 import { ColorizerError } from './errors';
 import { labToRgb, rgbBufferToLab } from './lab';
 import { resize } from './planes';
 
 // Hosted colorization through Replicate's predictions API (the one client, providers/replicate-client.ts): the
-// grey restored photo goes as a data URI; only the output's chroma is kept (our own restored luminance
-// stays, so the hosted model cannot soften the detail).
+// grey restored photo goes as a data URI, or as an uploaded file above 256 KB; only the output's chroma is kept
+// (our own restored luminance stays, so the hosted model cannot soften the detail).
+
+/**
+ * The colorizer runs inside the synchronous image function, which Netlify ends at 60 s: the restoration before
+ * it and the built-in fall-back after it must fit too, so one hosted call has 25 s by default and never more than
+ * 30 s (REPLICATE_TIMEOUT_MS may only lower it). Replicate is asked to cancel the prediction at that point
+ * (`Cancel-After`), so nothing bills on after the function has moved on.
+ */
+export const COLORIZER_BUDGET_MS = 25_000;
+export const COLORIZER_BUDGET_MAX_MS = 30_000;
 
 export type ReplicateConfig = ReplicateConnection &
   ReplicateModel & {
     /** Name of the image field in the model's input (differs between models). */
     inputKey: string;
+    /** Inputs every call sends (a preset's; REPLICATE_COLORIZER_INPUT adds to them). */
+    input: Record<string, unknown>;
+    /** The preset in use, if any ("ddcolor", "deoldify"). */
+    preset?: string;
   };
 
 export function replicateConfig(env: NodeJS.ProcessEnv = process.env): ReplicateConfig | null {
-  const connection = replicateConnection(env, 120_000);
-  // Replicate's pages show versioned models as "owner/name:version"; that form selects the version.
-  const { model, version: pinned } = parseModel(env.REPLICATE_COLORIZER_MODEL);
+  const connection = replicateConnection(env, COLORIZER_BUDGET_MS, COLORIZER_BUDGET_MAX_MS);
+  // A preset by name ("ddcolor") or by model; else "owner/name" or "owner/name:version" as Replicate's pages show it.
+  const preset = findPreset('colorizer', env.REPLICATE_COLORIZER_MODEL);
+  const { model, version: pinned } = preset
+    ? { model: preset.model, version: parseModel(env.REPLICATE_COLORIZER_MODEL).version }
+    : parseModel(env.REPLICATE_COLORIZER_MODEL);
   const version = env.REPLICATE_COLORIZER_VERSION?.trim() || pinned;
   if (!connection || (!version && !model)) return null;
-  return { ...connection, version, model, inputKey: env.REPLICATE_COLORIZER_INPUT_KEY?.trim() || 'image' };
+  let extra: Record<string, unknown> = {};
+  try {
+    const parsed = env.REPLICATE_COLORIZER_INPUT ? JSON.parse(env.REPLICATE_COLORIZER_INPUT) : {};
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) extra = parsed;
+  } catch {
+    console.warn('REPLICATE_COLORIZER_INPUT is not valid JSON; ignoring it');
+  }
+  return {
+    ...connection,
+    version,
+    model,
+    inputKey: env.REPLICATE_COLORIZER_INPUT_KEY?.trim() || preset?.imageKey || 'image',
+    input: { ...preset?.input, ...extra },
+    preset: preset?.id,
+  };
 }
 
 /** What the buyer reads when the hosted colorizer fails. */
@@ -81,13 +113,19 @@ export function replicateColorizer(cfg: ReplicateConfig, extraInput: Record<stri
       const run = replicateRun(cfg, opts?.signal);
       let img: Buffer;
       try {
-        const prediction = await run.predict(cfg, { [cfg.inputKey]: `data:image/png;base64,${png.toString('base64')}`, ...extraInput });
+        // The buyer's prompt goes only to a model that takes one (Replicate would drop it silently anyway).
+        const { input: schema } = await describeModel(cfg, cfg, opts?.signal);
+        const extra = Object.fromEntries(Object.entries(extraInput).filter(([key]) => !schema || key in schema.properties));
+        const photo = await run.fileInput(png, 'image/png');
+        const prediction = await run.predict(cfg, { ...cfg.input, ...extra, [cfg.inputKey]: photo });
         const url = firstUrl(prediction.output);
         if (!url) throw new ReplicateError('no-output');
         img = await run.download(url);
       } catch (error) {
         // The caller's abort passes through as it is: it is not a service failure.
         throw error instanceof ReplicateError ? new ColorizerError(errorMessage(error), error) : error;
+      } finally {
+        await run.close();
       }
       let decoded: { data: Buffer; info: OutputInfo };
       try {

@@ -1,5 +1,6 @@
 import { apiUrl, isAllowedOutputUrl, readOutput } from './replicate-urls';
 import { lenientRateLimiter, type RateLimiter } from '../rate-limit';
+import { describeModel, modelPath } from './replicate-models';
 
 /**
  * The one client of Replicate's predictions API, used by the hosted colorizer and the hosted video
@@ -7,7 +8,15 @@ import { lenientRateLimiter, type RateLimiter } from '../rate-limit';
  * its output through the URL guard. It speaks the protocol only; each provider words its own errors from
  * the ReplicateError kinds. Every prediction is billed, so the whole site starts at most
  * REPLICATE_DAILY_PREDICTIONS a day (counted in the database, across instances): past it, predict() refuses
- * before calling the API, as the API's own 429 would (the colorizer then falls back to the built-in one).
+ * before calling the API, as the API's own 429 would (the colorizer then falls back to the built-in one). A create
+ * the API refuses gives its count back, so a misconfigured model cannot use the budget up.
+ *
+ * As Replicate documents its API now: a community model is run at its latest version (`POST /v1/predictions`
+ * with `version`; the models endpoint answers 404 for it), an official model through
+ * `POST /v1/models/{owner}/{name}/predictions` (replicate-models.ts tells which); `Cancel-After` asks Replicate
+ * to cancel the prediction at the end of the caller's budget even if this process is gone; a 429 is retried
+ * once after the time the API names, when that fits the budget; files above 256 KB go through `POST /v1/files`
+ * and are deleted after the run.
  */
 
 /** How often a running prediction is polled, unless REPLICATE_POLL_MS says. */
@@ -27,8 +36,14 @@ export interface ReplicateConnection {
 
 type Env = Record<string, string | undefined>;
 
-/** The connection settings shared by both providers, or null without REPLICATE_API_TOKEN. */
-export function replicateConnection(env: Env, defaultTimeoutMs: number): ReplicateConnection | null {
+/** Data URLs are for small files: Replicate's API documents them for files up to 256 KB, `POST /v1/files` above. */
+export const INLINE_INPUT_MAX_BYTES = 256 * 1024;
+
+/**
+ * The connection settings shared by both providers, or null without REPLICATE_API_TOKEN. REPLICATE_TIMEOUT_MS sets
+ * the time budget of one run, never above `maxTimeoutMs` (the platform's limit for the function that runs it).
+ */
+export function replicateConnection(env: Env, defaultTimeoutMs: number, maxTimeoutMs = Infinity): ReplicateConnection | null {
   const token = env.REPLICATE_API_TOKEN?.trim();
   if (!token) return null;
   const pollMs = Number(env.REPLICATE_POLL_MS);
@@ -37,7 +52,7 @@ export function replicateConnection(env: Env, defaultTimeoutMs: number): Replica
     token,
     baseUrl: (env.REPLICATE_API_URL?.trim() || DEFAULT_BASE_URL).replace(/\/+$/, ''),
     pollMs: Number.isFinite(pollMs) && pollMs > 0 ? pollMs : REPLICATE_POLL_MS_DEFAULT,
-    timeoutMs: timeoutMs > 0 ? timeoutMs : defaultTimeoutMs,
+    timeoutMs: Math.min(timeoutMs > 0 ? timeoutMs : defaultTimeoutMs, maxTimeoutMs),
   };
 }
 
@@ -146,7 +161,33 @@ export interface ReplicateRun {
   predict(model: ReplicateModel, input: Record<string, unknown>, onPoll?: (prediction: Prediction) => void): Promise<Prediction>;
   /** Downloads an output URL (or data: URI) the guard allows, size-capped. */
   download(url: string): Promise<Buffer>;
+  /** The value of a file input: a data URL up to 256 KB, else a file uploaded with `POST /v1/files` (deleted by close()). */
+  fileInput(bytes: Buffer, mime: string): Promise<string>;
+  /** Deletes the files this run uploaded (best effort; call it in a `finally`). */
+  close(): Promise<void>;
 }
+
+const BUDGET_KEY = 'provider:replicate:predictions';
+const DAY = 86_400;
+
+/**
+ * The wait a 429 names: its Retry-After header (seconds or an HTTP date), else the "available in N seconds" of
+ * Replicate's throttling message; null when it names none.
+ */
+export function retryAfterMs(res: Response, body: string, now = Date.now()): number | null {
+  const header = res.headers.get('retry-after')?.trim();
+  if (header) {
+    const seconds = Number(header);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(header);
+    if (Number.isFinite(date)) return Math.max(0, date - now);
+  }
+  const said = /available in (\d+(?:\.\d+)?) seconds?/i.exec(body);
+  return said ? Number(said[1]) * 1000 : null;
+}
+
+/** The `Cancel-After` value for what is left of a budget: whole seconds, never under the API's 5-second minimum. */
+export const cancelAfterHeader = (remainingMs: number) => `${Math.max(5, Math.floor(remainingMs / 1000))}s`;
 
 /**
  * One run against the API, bounded by `conn.timeoutMs` from now and by the caller's `signal`. When the
@@ -155,6 +196,7 @@ export interface ReplicateRun {
 export function replicateRun(conn: ReplicateConnection, signal?: AbortSignal, budget: RateLimiter = lenientRateLimiter()): ReplicateRun {
   const deadline = Date.now() + conn.timeoutMs;
   const auth = { Authorization: `Bearer ${conn.token}` };
+  const uploaded: string[] = [];
 
   /** What a failed request or body read means: the caller's abort, the time budget spent, or `otherwise`. */
   const failed = (cause: unknown, otherwise: ReplicateErrorKind, timedOut = false): unknown => {
@@ -175,23 +217,35 @@ export function replicateRun(conn: ReplicateConnection, signal?: AbortSignal, bu
     }
   };
 
-  /** An API request answered with a prediction. */
-  const api = async (url: string, init: RequestInit = {}): Promise<Prediction> => {
-    const res = await call(url, { ...init, headers: { ...auth, ...init.headers } });
-    let text: string;
-    try {
-      text = await res.text();
-    } catch (error) {
-      throw failed(error, 'bad-answer');
+  /** An API request answered with a JSON object; `retry429` retries a 429 once after the wait it names, within the budget. */
+  const api = async <T extends object = Prediction>(url: string, init: () => RequestInit = () => ({}), retry429 = false): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      const options = init();
+      const res = await call(url, { ...options, headers: { ...auth, ...options.headers } });
+      let text: string;
+      try {
+        text = await res.text();
+      } catch (error) {
+        throw failed(error, 'bad-answer');
+      }
+      if (res.status === 429 && retry429 && attempt === 0) {
+        const wait = retryAfterMs(res, text);
+        // Retried only when the wait leaves time for the request itself (a second) within the budget.
+        if (wait !== null && Date.now() + wait + 1000 < deadline) {
+          await pause(wait, signal);
+          if (signal?.aborted) throw signal.reason;
+          continue;
+        }
+      }
+      if (!res.ok) throw new ReplicateError('http', problemDetail(text, res.statusText), res.status);
+      try {
+        const body = JSON.parse(text) as T | null;
+        if (body && typeof body === 'object') return body;
+      } catch {
+        /* reported below */
+      }
+      throw new ReplicateError('bad-answer');
     }
-    if (!res.ok) throw new ReplicateError('http', problemDetail(text, res.statusText), res.status);
-    try {
-      const prediction = JSON.parse(text) as Prediction | null;
-      if (prediction && typeof prediction === 'object') return prediction;
-    } catch {
-      /* reported below */
-    }
-    throw new ReplicateError('bad-answer');
   };
 
   const predictionUrl = (id: string, action = '') => `${conn.baseUrl}/v1/predictions/${id}${action}`;
@@ -204,12 +258,26 @@ export function replicateRun(conn: ReplicateConnection, signal?: AbortSignal, bu
   };
 
   return {
-    async predict({ model, version }, input, onPoll) {
-      const { allowed } = await budget.hit('provider:replicate:predictions', dailyPredictions(), 86_400);
+    async predict(model, input, onPoll) {
+      // Which endpoint: resolved before anything is counted (a GET, not a prediction).
+      const target = await describeModel(conn, model, signal);
+      const { allowed } = await budget.hit(BUDGET_KEY, dailyPredictions(), DAY);
       if (!allowed) throw new ReplicateError('http', "the site's daily budget for the hosted AI service is spent; try again tomorrow", 429);
-      const createUrl = version ? `${conn.baseUrl}/v1/predictions` : `${conn.baseUrl}/v1/models/${model}/predictions`;
-      const body = JSON.stringify(version ? { version, input } : { input });
-      let prediction = await api(createUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      const createUrl = target.official ? `${conn.baseUrl}/v1/models/${modelPath(model.model!)}/predictions` : `${conn.baseUrl}/v1/predictions`;
+      const body = JSON.stringify(target.official ? { input } : { version: target.version, input });
+      let prediction: Prediction;
+      try {
+        prediction = await api(createUrl, () => ({
+          method: 'POST',
+          // Replicate cancels the prediction at the end of the budget even if this function is ended first.
+          headers: { 'Content-Type': 'application/json', 'Cancel-After': cancelAfterHeader(deadline - Date.now()) },
+          body,
+        }), true);
+      } catch (error) {
+        // The API refused to create it (unknown model, invalid input, its own limit): nothing to pay for.
+        if (error instanceof ReplicateError && error.kind === 'http') await budget.refund?.(BUDGET_KEY, DAY).catch(() => {});
+        throw error;
+      }
       if (!prediction.id) throw new ReplicateError('bad-answer', 'no prediction id');
       const getUrl = apiUrl(prediction.urls?.get, conn.baseUrl, predictionUrl(prediction.id));
       try {
@@ -241,6 +309,30 @@ export function replicateRun(conn: ReplicateConnection, signal?: AbortSignal, bu
       } catch (error) {
         throw failed(error, 'download');
       }
+    },
+
+    async fileInput(bytes, mime) {
+      if (bytes.length <= INLINE_INPUT_MAX_BYTES) return `data:${mime};base64,${bytes.toString('base64')}`;
+      const extension = mime.split('/')[1]?.replace('jpeg', 'jpg') ?? 'bin';
+      const file = await api<{ id?: string; urls?: { get?: string } }>(`${conn.baseUrl}/v1/files`, () => {
+        const form = new FormData();
+        form.append('content', new Blob([new Uint8Array(bytes)], { type: mime }), `photo.${extension}`);
+        form.append('filename', `photo.${extension}`);
+        form.append('type', mime);
+        return { method: 'POST', body: form };
+      }, true);
+      if (!file.id) throw new ReplicateError('bad-answer', 'no file id');
+      uploaded.push(file.id);
+      return file.urls?.get || `${conn.baseUrl}/v1/files/${file.id}`;
+    },
+
+    async close() {
+      const ids = uploaded.splice(0);
+      await Promise.all(
+        ids.map((id) =>
+          fetch(`${conn.baseUrl}/v1/files/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(5000) }).catch(() => {}),
+        ),
+      );
     },
   };
 }

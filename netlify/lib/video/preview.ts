@@ -137,13 +137,16 @@ async function probe(file: string, signal?: AbortSignal): Promise<StreamInfo> {
 export async function finishHostedVideo(
   mp4: Buffer,
   watermarkText: string,
-  opts: { signal?: AbortSignal; onProgress?: (p: number) => void; watermarkSeed?: number } = {},
+  opts: { signal?: AbortSignal; onProgress?: (p: number) => void; watermarkSeed?: number; maxSeconds?: number } = {},
 ): Promise<RenderResult> {
   const dir = await mkdtemp(join(tmpdir(), 'lumora-hosted-'));
   try {
     const input = join(dir, 'input.mp4');
     await writeFile(input, mp4);
-    const info = await probe(input, opts.signal);
+    const probed = await probe(input, opts.signal);
+    // A longer clip is cut to `maxSeconds` (reading stops there: the clean file and the preview both end there).
+    const trim = opts.maxSeconds && probed.duration > opts.maxSeconds + 0.01 ? opts.maxSeconds : 0;
+    const info = trim ? { ...probed, duration: trim } : probed;
     // 4:2:0 needs even dimensions; crop the odd row/column if a model returns one.
     const width = info.width - (info.width % 2);
     const height = info.height - (info.height % 2);
@@ -156,7 +159,7 @@ export async function finishHostedVideo(
     let frames = 0;
     await runFfmpeg(
       [
-        '-loglevel', 'error', '-y', '-i', input,
+        '-loglevel', 'error', '-y', ...(trim ? ['-t', String(trim)] : []), '-i', input,
         ...pass.inputs,
         '-filter_complex',
         `[0:v]crop=${width}:${height}:0:0,format=yuv420p${copy ? '[p]' : ',split=2[clean][p]'};${pass.filter}`,

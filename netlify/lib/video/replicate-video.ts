@@ -1,4 +1,5 @@
-import { checkVideoInput } from './input';
+import sharp from 'sharp';
+import { checkVideoInput, type ImageHeader } from './input';
 import { abortError } from './ffmpeg';
 import { finishHostedVideo } from './preview';
 import type { RenderOptions, RenderResult } from './render';
@@ -11,24 +12,43 @@ import {
   type Prediction,
   type ReplicateConnection,
 } from '../providers/replicate-client';
+import { findPreset, nearestAspectRatio, type ReplicatePreset } from '../providers/replicate-presets';
+import { VIDEO_DURATION_SECONDS } from '../../../src/lib/tool/video-modes';
 
 // Hosted image-to-video through Replicate's predictions API (the one client, providers/replicate-client.ts):
-// create → poll → download the MP4, then the watermarked preview is made locally (the hosted model knows
-// nothing of our brand).
+// create → poll → download the MP4, then the clip is trimmed to the product's length and the watermarked preview
+// is made locally (the hosted model knows nothing of our brand). A preset (providers/replicate-presets.ts) says
+// which input carries the photo, the clip length, the aspect ratio and audio off; a custom model says it with
+// REPLICATE_VIDEO_IMAGE_KEY and REPLICATE_VIDEO_INPUT.
+
+/**
+ * The job runs in a background function, which Netlify ends at 15 minutes: the hosted call has 10 minutes by
+ * default and never more than 12 (REPLICATE_TIMEOUT_MS may only lower it), which leaves the download, the trim and
+ * the preview their time. Replicate cancels the prediction at the same point (`Cancel-After`).
+ */
+export const VIDEO_BUDGET_MS = 10 * 60_000;
+export const VIDEO_BUDGET_MAX_MS = 12 * 60_000;
+/** The side a photo above the model's byte limit is downscaled to (JPEG): far below every preset's 10 MB. */
+const DOWNSCALED_SIDE = 2048;
 
 export type ReplicateConfig = ReplicateConnection & {
-  /** "owner/name" (official model endpoint) or "owner/name:version" (explicit version). */
+  /** A preset's id, "owner/name" (latest version) or "owner/name:version" (explicit version). */
   model: string;
   /** Name of the model's image input; models differ ("image", "start_image", "first_frame_image"). */
   imageKey: string;
-  /** Extra model inputs (e.g. duration, resolution) merged into every request. */
+  /** Extra model inputs (a preset's, then REPLICATE_VIDEO_INPUT's) merged into every request. */
   extraInput: Record<string, unknown>;
+  /** The preset in use, if any. */
+  preset?: ReplicatePreset;
 };
 
 export function replicateConfigFromEnv(env: Record<string, string | undefined>): ReplicateConfig | null {
-  const connection = replicateConnection(env, 10 * 60_000);
-  const model = env.REPLICATE_VIDEO_MODEL?.trim();
-  if (!connection || !model) return null;
+  const connection = replicateConnection(env, VIDEO_BUDGET_MS, VIDEO_BUDGET_MAX_MS);
+  const spec = env.REPLICATE_VIDEO_MODEL?.trim();
+  if (!connection || !spec) return null;
+  const preset = findPreset('video', spec);
+  // A preset's name runs its model at the latest version; "owner/name:version" keeps the version given.
+  const model = preset && !spec.includes('/') ? preset.model : spec;
   let extraInput: Record<string, unknown> = {};
   if (env.REPLICATE_VIDEO_INPUT) {
     try {
@@ -38,7 +58,25 @@ export function replicateConfigFromEnv(env: Record<string, string | undefined>):
       console.warn('REPLICATE_VIDEO_INPUT is not valid JSON; ignoring it');
     }
   }
-  return { ...connection, model, imageKey: env.REPLICATE_VIDEO_IMAGE_KEY?.trim() || 'image', extraInput };
+  return {
+    ...connection,
+    model,
+    imageKey: env.REPLICATE_VIDEO_IMAGE_KEY?.trim() || preset?.imageKey || 'image',
+    extraInput: { ...preset?.input, ...extraInput },
+    preset,
+  };
+}
+
+/** The photo as the model may take it: as it is, or a downscaled JPEG when it is above the model's byte limit. */
+async function photoForModel(image: Buffer, header: ImageHeader, preset: ReplicatePreset | undefined): Promise<{ bytes: Buffer; mime: string }> {
+  const limit = preset?.maxImageBytes ?? 10 * 1024 * 1024;
+  if (image.length <= limit) return { bytes: image, mime: `image/${header.format}` };
+  const bytes = await sharp(image, { limitInputPixels: 40_000_000 })
+    .rotate()
+    .resize(DOWNSCALED_SIDE, DOWNSCALED_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return { bytes, mime: 'image/jpeg' };
 }
 
 export class VideoEngineError extends Error {
@@ -92,11 +130,7 @@ export async function renderReplicate(image: Buffer, opts: RenderOptions, config
   const header = checkVideoInput(image);
   if (signal?.aborted) throw abortError(signal);
   onProgress?.(0);
-  const input = {
-    ...config.extraInput,
-    [config.imageKey]: `data:image/${header.format};base64,${image.toString('base64')}`,
-    prompt: opts.prompt,
-  };
+  const aspect = config.preset?.aspectRatio;
   let reported = 0;
   const report = (p: number) => {
     reported = Math.max(reported, p); // never move backwards
@@ -112,6 +146,14 @@ export async function renderReplicate(image: Buffer, opts: RenderOptions, config
   const run = replicateRun(config, signal);
   let mp4: Buffer;
   try {
+    const photo = await photoForModel(image, header, config.preset);
+    const input = {
+      ...(aspect ? { [aspect.key]: nearestAspectRatio(header.width, header.height, aspect.choices) } : {}),
+      ...config.extraInput,
+      // A data URL up to 256 KB, else a file uploaded for this run and deleted after it.
+      [config.imageKey]: await run.fileInput(photo.bytes, photo.mime),
+      prompt: opts.prompt,
+    };
     const prediction = await run.predict(parseModel(config.model), input, polled);
     report(0.8);
     const url = firstUrl(prediction.output, ['video', 'url', 'output']);
@@ -120,9 +162,13 @@ export async function renderReplicate(image: Buffer, opts: RenderOptions, config
   } catch (error) {
     if (signal?.aborted) throw abortError(signal);
     throw error instanceof ReplicateError ? engineError(error) : error;
+  } finally {
+    await run.close();
   }
   report(0.85);
+  // A model that renders more than the product's length (Hailuo's 6 s, Wan's 81 frames) is trimmed to it.
   const result = await finishHostedVideo(mp4, opts.watermarkText, {
+    maxSeconds: VIDEO_DURATION_SECONDS,
     signal,
     watermarkSeed: opts.watermarkSeed,
     onProgress: (p) => report(0.85 + 0.15 * p),
