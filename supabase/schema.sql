@@ -467,6 +467,18 @@ end;
 $function$;
 -- grants on public.place_order_limited(p_items jsonb, p_idempotency_key text, p_method text, p_client text, p_limit integer, p_window_seconds integer): postgres=X/postgres
 
+CREATE OR REPLACE FUNCTION public.refund_rate_limit(p_key text, p_window_seconds integer, p_weight integer DEFAULT 1)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+  update public.rate_limits
+     set count = greatest(0, count - greatest(1, p_weight))
+   where key = p_key
+     and window_start = to_timestamp(floor(extract(epoch from now()) / p_window_seconds) * p_window_seconds);
+$function$;
+-- grants on public.refund_rate_limit(p_key text, p_window_seconds integer, p_weight integer): postgres=X/postgres
+
 CREATE OR REPLACE FUNCTION public.set_updated_at()
  RETURNS trigger
  LANGUAGE plpgsql

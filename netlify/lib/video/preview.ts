@@ -156,6 +156,8 @@ export async function finishHostedVideo(
     const clean = join(dir, 'clean.mp4');
     const preview = join(dir, 'preview.mp4');
     const { crf, previewCrf, preset } = DEFAULT_ENCODE;
+    // Both files end on the same frame when trimmed (a stream copy would otherwise keep the packet that straddles it).
+    const cut = trim ? ['-frames:v', String(expected)] : [];
     let frames = 0;
     await runFfmpeg(
       [
@@ -163,8 +165,8 @@ export async function finishHostedVideo(
         ...pass.inputs,
         '-filter_complex',
         `[0:v]crop=${width}:${height}:0:0,format=yuv420p${copy ? '[p]' : ',split=2[clean][p]'};${pass.filter}`,
-        ...(copy ? ['-map', '0:v:0', '-c', 'copy', '-movflags', '+faststart', '-an', clean] : ['-map', '[clean]', ...x264Args({ crf, preset }), clean]),
-        '-map', '[preview]', ...previewEncodeArgs({ crf: previewCrf, preset }), preview,
+        ...(copy ? ['-map', '0:v:0', '-c', 'copy', ...cut, '-movflags', '+faststart', '-an', clean] : ['-map', '[clean]', ...x264Args({ crf, preset }), ...cut, clean]),
+        '-map', '[preview]', ...previewEncodeArgs({ crf: previewCrf, preset }), ...cut, preview,
       ],
       {
         signal: opts.signal,

@@ -1,9 +1,11 @@
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ColorizerError, createColorizer, replicateColorizer, replicateConfig, restoreAndColorize } from '../../../netlify/lib/image';
+import { COLORIZER_BUDGET_MS } from '../../../netlify/lib/image/replicate-colorizer';
+import { forgetModels } from '../../../netlify/lib/providers/replicate-models';
 import type { LumaPlane } from '../../../netlify/lib/image';
 import { GREY_TO_L, rgbBufferToLab } from '../../../netlify/lib/image/lab';
-import { closedPortUrl, FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';
+import { cancelAfterSeconds, closedPortUrl, FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';
 
 // The hosted colorizer against a local server speaking Replicate's predictions API.
 
@@ -26,6 +28,10 @@ function scenario(target: CreateTarget): CreateReply {
   switch (key) {
     case 'colorize':
       return { script: [{ status: 'processing' }, done(fake.fileUrl('halves.png'))] };
+    case 'version-ddc0':
+      return { script: [{ status: 'processing' }, done(fake.fileUrl('halves.png'))] };
+    case 'version-slowc':
+      return { script: [{ status: 'processing' }] };
     case 'version-v1':
       return { script: [{ status: 'starting' }, { status: 'processing' }, done([fake.fileUrl('halves.png')])] };
     case 'object-output':
@@ -93,7 +99,7 @@ describe('replicateConfig', () => {
       model: undefined,
       inputKey: 'image',
       pollMs: 1000,
-      timeoutMs: 120_000,
+      timeoutMs: COLORIZER_BUDGET_MS,
     });
     expect(
       replicateConfig({
@@ -104,7 +110,9 @@ describe('replicateConfig', () => {
         REPLICATE_POLL_MS: '5',
         REPLICATE_TIMEOUT_MS: '700',
       }),
-    ).toEqual({ token: 't', baseUrl: 'http://127.0.0.1:9', model: 'acme/colorize', version: undefined, inputKey: 'input_image', pollMs: 5, timeoutMs: 700 });
+    ).toEqual({ token: 't', baseUrl: 'http://127.0.0.1:9', model: 'acme/colorize', version: undefined, inputKey: 'input_image', input: {}, preset: undefined, pollMs: 5, timeoutMs: 700 });
+    // The synchronous function's budget: REPLICATE_TIMEOUT_MS may lower it, never raise it past 30 s.
+    expect(replicateConfig({ REPLICATE_API_TOKEN: 't', REPLICATE_COLORIZER_MODEL: 'ddcolor', REPLICATE_TIMEOUT_MS: '120000' })!.timeoutMs).toBe(30_000);
     // "owner/name:version", as Replicate shows versioned models, selects that version.
     expect(replicateConfig({ REPLICATE_API_TOKEN: 't', REPLICATE_COLORIZER_MODEL: 'acme/colorize:v1' })).toMatchObject({ model: 'acme/colorize', version: 'v1' });
   });
@@ -115,7 +123,8 @@ describe('replicateColorizer against a local predictions API', () => {
     const from = fake.requests.length;
     const chroma = await colorizer({ REPLICATE_COLORIZER_INPUT_KEY: 'input_image' }, { prompt: 'a summer garden' }).colorize(luma);
 
-    const [create, ...rest] = since(from);
+    const [lookup, create, ...rest] = since(from);
+    expect(lookup).toMatchObject({ method: 'GET', url: '/v1/models/acme/colorize' });
     expect(create).toMatchObject({ method: 'POST', url: '/v1/models/acme/colorize/predictions', auth: 'Bearer test-token' });
     expect(create.body.version).toBeUndefined();
     expect(create.body.input.prompt).toBe('a summer garden');
@@ -281,5 +290,58 @@ describe('the image pipeline with Replicate configured', () => {
     expect([res.width, res.height]).toEqual([160, 120]);
     const stats = await sharp(res.image).stats();
     expect(Math.abs(stats.channels[0].mean - stats.channels[2].mean)).toBeGreaterThan(1); // coloured, not grey
+  });
+});
+
+// Finding 2 (colour that never arrives) and finding 3 (a call that outlives the function), against the stand-in
+// as Replicate answers today.
+describe('hosted colorizer presets and budget, as the API is today', () => {
+  beforeAll(() => {
+    forgetModels();
+    // DDColor and DeOldify are community models: their models endpoint is a 404, they run at a version.
+    fake.models['piddnad/ddcolor'] = { official: false, version: 'ddc0', input: { required: ['image'], properties: { image: { type: 'string' }, model_size: { enum: ['large', 'tiny'] } } } };
+    fake.models['acme/slow-colorizer'] = { official: false, version: 'slowc', input: { properties: { image: { type: 'string' } } } };
+  });
+
+  it('REPLICATE_COLORIZER_MODEL=ddcolor runs piddnad/ddcolor at its latest version with the photo under "image" and no prompt it would drop', async () => {
+    const from = fake.requests.length;
+    const chroma = await colorizer({ REPLICATE_COLORIZER_MODEL: 'ddcolor' }, { prompt: 'a summer garden' }).colorize(luma);
+    const posts = since(from).filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.url)).toEqual(['/v1/predictions']);
+    expect(posts[0]!.body).toMatchObject({ version: 'ddc0', input: { model_size: 'large' } });
+    await sentImage(posts[0]!.body.input, 'image');
+    expect(posts[0]!.body.input.prompt).toBeUndefined();
+    const created = fake.created.at(-1)!;
+    expect(created.dropped).toEqual([]);
+    expect(chroma.a[W * 15 + 3]).toBeGreaterThan(50);
+  });
+
+  it('the same model as owner/name: the colour arrives (the old client got a 404 on every photo)', async () => {
+    const res = await colorizer({ REPLICATE_COLORIZER_MODEL: 'piddnad/ddcolor' }).colorize(luma);
+    expect(res.b[W * 15 + 36]).toBeLessThan(-25);
+  });
+
+  it('a call that would outlive its budget is cancelled upstream (Cancel-After and a cancel), and the built-in colorizer serves the photo', async () => {
+    for (const [k, v] of Object.entries(env({ REPLICATE_COLORIZER_MODEL: 'acme/slow-colorizer', REPLICATE_TIMEOUT_MS: '1500', REPLICATE_POLL_MS: '50' }))) vi.stubEnv(k, v!);
+    const [created, canceled] = [fake.created.length, fake.canceled.length];
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="#d0d0d0"/><rect y="60" width="160" height="60" fill="#505050"/></svg>`;
+    const res = await restoreAndColorize(await sharp(Buffer.from(svg)).greyscale().jpeg().toBuffer(), { model: 'sd-xl' });
+    const prediction = fake.created.slice(created)[0]!;
+    // Replicate is told to cancel it at the end of the budget even if this function were ended first …
+    expect(cancelAfterSeconds(prediction.cancelAfter!)).toBeLessThanOrEqual(5);
+    // … and the client cancels it itself when the budget runs out.
+    expect(fake.canceled.slice(canceled)).toContain(prediction.id);
+    expect(res.method).toBe('restoration + exemplar colorization (fallback: The colorization service took too long. Please try again later.)');
+    expect([res.width, res.height]).toEqual([160, 120]);
+  });
+
+  it('by default one hosted call fits well inside the synchronous function (60 s): 25 s, and Cancel-After says so', async () => {
+    const config = replicateConfig(env({ REPLICATE_COLORIZER_MODEL: 'ddcolor' }))!;
+    expect(config.timeoutMs).toBe(25_000);
+    const created = fake.created.length;
+    await replicateColorizer(config).colorize(luma);
+    const cancelAfter = cancelAfterSeconds(fake.created.slice(created)[0]!.cancelAfter!);
+    expect(cancelAfter).toBeGreaterThan(15);
+    expect(cancelAfter).toBeLessThanOrEqual(25);
   });
 });

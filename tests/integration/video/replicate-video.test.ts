@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -140,4 +141,103 @@ describe('Replicate engine against a local predictions API', () => {
     expect(logProgress('step 3/12')).toBe(0.25);
     expect(logProgress('')).toBeNull();
   });
+});
+
+// Finding 4 (videos made without the photo) and finding 5 (large uploads refused upstream), against the stand-in as
+// Replicate answers today: it drops an input key the model does not take, so the test reads which key carried the
+// photo; the schemas below are each preset's as its model page shows it (providers/replicate-presets.ts).
+describe('video presets against the schemas their models serve', () => {
+  const presetFake = new FakeReplicate((target) =>
+    target.name === 'hailuo-02'
+      ? { script: [{ status: 'processing' }, { status: 'succeeded', output: presetFake.fileUrl('six.mp4') }] }
+      : { script: [{ status: 'succeeded', output: presetFake.fileUrl('h264.mp4') }] },
+  );
+  const str = { type: 'string' };
+  presetFake.models = {
+    'kwaivgi/kling-v2.1': { official: true, input: { required: ['prompt', 'start_image'], properties: { prompt: str, start_image: str, end_image: str, negative_prompt: str, duration: { enum: [5, 10] }, mode: { enum: ['standard', 'pro'] } } } },
+    'minimax/hailuo-02': { official: true, input: { required: ['prompt'], properties: { prompt: str, first_frame_image: str, last_frame_image: str, duration: { enum: [6, 10] }, resolution: { enum: ['512p', '768p', '1080p'] }, prompt_optimizer: { type: 'boolean' } } } },
+    'wan-video/wan-2.2-i2v-fast': { official: true, input: { required: ['image', 'prompt'], properties: { image: str, prompt: str, num_frames: { type: 'integer' }, frames_per_second: { type: 'integer' }, resolution: { enum: ['480p', '720p'] }, go_fast: { type: 'boolean' } } } },
+    'bytedance/seedance-2.0-fast': { official: true, input: { required: ['prompt'], properties: { prompt: str, image: str, duration: { type: 'integer' }, resolution: { enum: ['480p', '720p'] }, aspect_ratio: { enum: ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive'] }, generate_audio: { type: 'boolean' } } } },
+  };
+  let portrait: Buffer;
+  const penv = (model: string) => ({ REPLICATE_API_TOKEN: 'test-token', REPLICATE_API_URL: presetFake.base, REPLICATE_VIDEO_MODEL: model, REPLICATE_POLL_MS: '20' });
+  const opts = { prompt: 'she smiles', mode: 'standard' as const, watermarkText: 'Lumora AI' };
+
+  beforeAll(async () => {
+    await presetFake.start();
+    let h264: Buffer, six: Buffer;
+    [portrait, h264, six] = await Promise.all([
+      texturedImage(450, 600),
+      makeClip(['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']),
+      // A 6-second clip, as Hailuo renders for duration 6.
+      (async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'replicate-six-'));
+        const out = join(dir, 'six.mp4');
+        await new Promise<void>((resolve, reject) =>
+          execFile(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=24:duration=6', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out], (e) => (e ? reject(e) : resolve())),
+        );
+        const buf = await readFile(out);
+        await rm(dir, { recursive: true, force: true });
+        return buf;
+      })(),
+    ]);
+    presetFake.files['h264.mp4'] = { type: 'video/mp4', body: h264 };
+    presetFake.files['six.mp4'] = { type: 'video/mp4', body: six };
+  }, 60_000);
+  afterAll(() => presetFake.stop());
+
+  it.each([
+    ['kling', 'start_image', { duration: 5, mode: 'standard' }],
+    ['hailuo', 'first_frame_image', { duration: 6, resolution: '768p' }],
+    ['wan', 'image', { num_frames: 81, frames_per_second: 16, resolution: '720p' }],
+    ['seedance', 'image', { duration: 5, resolution: '720p', generate_audio: false, aspect_ratio: '3:4' }],
+  ])('%s: the photo goes under "%s", the model keeps every key sent, the clip is 5 s', async (preset, key, sent) => {
+    const before = presetFake.created.length;
+    const r = await renderReplicate(portrait, opts, replicateConfigFromEnv(penv(preset))!);
+    const created = presetFake.created.slice(before)[0]!;
+    expect(created.dropped).toEqual([]);
+    expect(String(created.accepted[key])).toMatch(/^data:image\/jpeg;base64,/);
+    expect(created.accepted).toMatchObject({ ...sent, prompt: 'she smiles' });
+    expect(r.durationSeconds).toBeLessThanOrEqual(5.01);
+    expect((await probe(r.video)).frames).toBeLessThanOrEqual(5 * 24);
+  }, 60_000);
+
+  it('hailuo renders 6 s: the clip and its preview are trimmed to the 5-second product', async () => {
+    const r = await renderReplicate(portrait, opts, replicateConfigFromEnv(penv('hailuo'))!);
+    expect(r.durationSeconds).toBe(5);
+    const [v, p] = await Promise.all([probe(r.video), probe(r.preview)]);
+    expect(v.frames).toBe(120);
+    expect(p.frames).toBe(120);
+  }, 60_000);
+
+  it('the old default key ("image") is what a Kling run would have dropped, and Kling refuses the run without start_image', async () => {
+    const err = await renderReplicate(portrait, opts, { ...replicateConfigFromEnv(penv('kwaivgi/kling-v2.1'))!, imageKey: 'image' }).catch((e) => e);
+    expect(err).toBeInstanceOf(VideoEngineError);
+    expect(err.message).toMatch(/422.*start_image is required/);
+  });
+
+  it('a photo above 256 KB goes as a file (POST /v1/files) deleted after the run; one above the model limit as a downscaled copy', async () => {
+    // Noise does not compress: ~1 MB as JPEG, ~12 MB as PNG (above the 10 MB Kling takes).
+    const noise = (w: number, h: number) => Buffer.from(Array.from({ length: w * h * 3 }, (_, i) => (i * 2654435761) >>> 24));
+    const big = await sharp(noise(1200, 900), { raw: { width: 1200, height: 900, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+    const huge = await sharp(noise(2300, 1800), { raw: { width: 2300, height: 1800, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(big.length).toBeGreaterThan(256 * 1024);
+    expect(huge.length).toBeGreaterThan(10 * 1024 * 1024);
+    for (const [photo, type] of [[big, 'image/jpeg'], [huge, 'image/jpeg']] as const) {
+      const before = presetFake.created.length;
+      await renderReplicate(photo, opts, replicateConfigFromEnv(penv('kling'))!);
+      const url = String(presetFake.created.slice(before)[0]!.accepted.start_image);
+      expect(url).toMatch(new RegExp(`^${presetFake.base}/v1/files/`));
+      const id = url.split('/').pop()!;
+      expect(presetFake.deletedFiles).toContain(id);
+      const uploaded = presetFake.requests.find((q) => q.method === 'POST' && q.url === '/v1/files' && q.body instanceof FormData && presetFake.deletedFiles.includes(id));
+      expect(uploaded).toBeDefined();
+      expect(type).toBe('image/jpeg');
+    }
+    // The huge PNG went as a JPEG within the model's limit, its long side 2048.
+    const last = presetFake.requests.filter((q) => q.method === 'POST' && q.url === '/v1/files').at(-1)!.body as FormData;
+    const content = Buffer.from(await (last.get('content') as Blob).arrayBuffer());
+    expect(content.length).toBeLessThan(10 * 1024 * 1024);
+    expect(await sharp(content).metadata()).toMatchObject({ format: 'jpeg', width: 2048 });
+  }, 120_000);
 });
