@@ -12,12 +12,22 @@ let cached: { key: string; storage: Storage } | null = null;
 
 export { StorageNotConfiguredError };
 
+/**
+ * The server's Supabase key: SUPABASE_SECRET_KEY (the new `sb_secret_…` keys) or SUPABASE_SERVICE_ROLE_KEY (the
+ * legacy `service_role` JWT, or a secret key under the old name). supabase-js sends either in the `apikey` header
+ * (and as the bearer token), which is where Supabase reads a secret key; `npm run doctor` names a publishable or
+ * anon key put here by mistake.
+ */
+export function supabaseServerKey(env: Record<string, string | undefined> = process.env): string | undefined {
+  return env.SUPABASE_SECRET_KEY?.trim() || env.SUPABASE_SERVICE_ROLE_KEY?.trim() || undefined;
+}
+
 export function storageKind(): Storage['kind'] {
-  return process.env.SUPABASE_URL?.trim() && process.env.SUPABASE_SERVICE_ROLE_KEY?.trim() ? 'supabase' : 'local';
+  return process.env.SUPABASE_URL?.trim() && supabaseServerKey() ? 'supabase' : 'local';
 }
 
 /**
- * Supabase Storage when SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are set, otherwise local disk under
+ * Supabase Storage when SUPABASE_URL and its server key (supabaseServerKey) are set, otherwise local disk under
  * STORAGE_DIR (default `.data/storage`) where the embedded setup provides it. Chosen at call time, never at
  * import.
  */
@@ -25,7 +35,7 @@ export function getStorage(): Storage {
   const kind = storageKind();
   const key =
     kind === 'supabase'
-      ? `supabase:${process.env.SUPABASE_URL}:${process.env.SUPABASE_SERVICE_ROLE_KEY}`
+      ? `supabase:${process.env.SUPABASE_URL}:${supabaseServerKey()}`
       : `local:${localStorageDir()}`;
   if (cached?.key === key) return cached.storage;
   const createLocal = providedLocalStorage();
@@ -33,7 +43,7 @@ export function getStorage(): Storage {
   if (kind === 'supabase') {
     storage = createSupabaseStorage({
       url: process.env.SUPABASE_URL!.trim(),
-      serviceRoleKey: process.env.SUPABASE_SERVICE_ROLE_KEY!.trim(),
+      serviceRoleKey: supabaseServerKey()!,
     });
   } else if (createLocal) {
     storage = createLocal(localStorageDir());

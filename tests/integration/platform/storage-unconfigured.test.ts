@@ -20,7 +20,7 @@ describe('storage without Supabase settings and without the embedded setup', () 
   it('answers a request that needs files with 503 and the settings to add, not a bare server error', async () => {
     const res = errorResponse(new StorageNotConfiguredError());
     expect(res.status).toBe(503);
-    await expect(res.json()).resolves.toEqual({ success: false, error: 'File storage not configured: set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY (see .env.example)' });
+    await expect(res.json()).resolves.toEqual({ success: false, error: 'File storage not configured: set SUPABASE_URL and SUPABASE_SECRET_KEY (or the legacy SUPABASE_SERVICE_ROLE_KEY; see .env.example)' });
   });
 
   it('uses Supabase Storage when it is configured', async () => {
