@@ -2,7 +2,7 @@ import pg from 'pg';
 import { databaseConnection, explainDatabaseError } from './db/connection';
 import { supabaseServerKey } from './storage';
 import { ReplicateError, type ReplicateConnection, type ReplicateModel } from './providers/replicate-client';
-import { checkInput, describeModel, type InputProblem } from './providers/replicate-models';
+import { checkInput, describeModel, imageInputOf, type InputProblem } from './providers/replicate-models';
 import { REPLICATE_PRESETS } from './providers/replicate-presets';
 import { replicateConfig as colorizerConfig } from './image/replicate-colorizer';
 import { replicateConfigFromEnv as videoConfig } from './video/replicate-video';
@@ -118,7 +118,7 @@ async function checkModel(
   }
   const fixes: Record<InputProblem['kind'], (p: InputProblem) => string> = {
     'image-key': () => {
-      const suggestion = Object.keys(info.input!.properties).find((k) => /image/i.test(k) && !/end|last|reference|mask/i.test(k));
+      const suggestion = imageInputOf(info.input!);
       return suggestion ? `set ${what.keyVariable}=${suggestion}` : `pick a model that takes an image`;
     },
     'missing-required': (p) => `add "${p.key}" to ${what.inputVariable}`,

@@ -112,6 +112,11 @@ export async function describeModel(conn: ReplicateConnection, { model, version 
   return info;
 }
 
+/** The input of a schema that takes the first image (a guess for the operator's fix: image, start_image, first_frame …). */
+export function imageInputOf(schema: InputSchema): string | undefined {
+  return Object.keys(schema.properties).find((k) => /image|frame|photo|img/i.test(k) && !/end|last|reference|mask|prompt|num_|per_second|fps/i.test(k));
+}
+
 /** A problem of an input against a schema, in the operator's words (one sentence each, no full stop). */
 export interface InputProblem {
   key: string;
@@ -127,13 +132,8 @@ export interface InputProblem {
 export function checkInput(schema: InputSchema, imageKey: string, input: Record<string, unknown>, sends = ['prompt']): InputProblem[] {
   const problems: InputProblem[] = [];
   const known = new Set(Object.keys(schema.properties));
-  const imageLike = Object.keys(schema.properties).filter((k) => /image/i.test(k) && !/end|last|reference|mask/i.test(k));
   if (!known.has(imageKey)) {
-    problems.push({
-      key: imageKey,
-      kind: 'image-key',
-      text: `takes no input named "${imageKey}", so the photo would be dropped${imageLike.length ? ` (its image input is "${imageLike[0]}")` : ''}`,
-    });
+    problems.push({ key: imageKey, kind: 'image-key', text: `takes no input named "${imageKey}", so the photo would be dropped` });
   }
   const sent = new Set([imageKey, ...sends.filter((k) => known.has(k)), ...Object.keys(input)]);
   for (const key of schema.required) {
