@@ -15,6 +15,7 @@ import { jsonOnlyStdout } from '../bench/stdout';
 import { fileURLToPath } from 'node:url';
 import { benchImage, onlyFlag } from '../bench/image';
 import { benchVideo } from '../bench/video';
+import { benchVideoMemory } from '../bench/video-memory';
 import { benchLocalServer } from '../bench/local-server';
 import { benchDeploy } from '../bench/deploy';
 import { benchHardening } from '../bench/hardening';
@@ -23,11 +24,13 @@ import { benchVision } from '../bench/vision';
 // stdout carries the JSON document only (`npm run bench > bench.json` parses): every log goes to stderr.
 const printJson = jsonOnlyStdout();
 const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => ['image', 'video', 'vision', 'server', 'deploy', 'hardening'].includes(a));
+const only = process.argv.find((a) => ['image', 'video', 'video-memory', 'vision', 'server', 'deploy', 'hardening'].includes(a));
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
 if (!only || only === 'video') report.video = await benchVideo({ runs: quick ? 2 : 5, quick });
+// Its own mode (about 3 minutes): 20 sequential 1080p restore-first jobs in one process, the video job's memory.
+if (only === 'video-memory') report.videoMemory = await benchVideoMemory({ jobs: quick ? 5 : 20 });
 if (!only || only === 'vision') report.vision = await benchVision({ runs: quick ? 1 : 3 });
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();
