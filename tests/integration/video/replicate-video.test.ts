@@ -186,11 +186,20 @@ describe('video presets against the schemas their models serve', () => {
   }, 60_000);
   afterAll(() => presetFake.stop());
 
+  it('a preset is named by its id or by its model', () => {
+    for (const [id, model] of [['kling', 'kwaivgi/kling-v2.1'], ['hailuo', 'minimax/hailuo-02'], ['wan', 'wan-video/wan-2.2-i2v-fast'], ['seedance', 'bytedance/seedance-2.0-fast']]) {
+      const [byId, byModel] = [replicateConfigFromEnv(penv(id!))!, replicateConfigFromEnv(penv(model!))!];
+      expect(byId.model).toBe(model);
+      expect({ ...byModel, model: byId.model }).toEqual(byId);
+    }
+  });
+
+  // REPLICATE_VIDEO_MODEL as an operator copies it from Replicate's page, with no other variable.
   it.each([
-    ['kling', 'start_image', { duration: 5, mode: 'standard' }],
-    ['hailuo', 'first_frame_image', { duration: 6, resolution: '768p' }],
-    ['wan', 'image', { num_frames: 81, frames_per_second: 16, resolution: '720p' }],
-    ['seedance', 'image', { duration: 5, resolution: '720p', generate_audio: false, aspect_ratio: '3:4' }],
+    ['kwaivgi/kling-v2.1', 'start_image', { duration: 5, mode: 'standard' }],
+    ['minimax/hailuo-02', 'first_frame_image', { duration: 6, resolution: '768p' }],
+    ['wan-video/wan-2.2-i2v-fast', 'image', { num_frames: 81, frames_per_second: 16, resolution: '720p' }],
+    ['bytedance/seedance-2.0-fast', 'image', { duration: 5, resolution: '720p', generate_audio: false, aspect_ratio: '3:4' }],
   ])('%s: the photo goes under "%s", the model keeps every key sent, the clip is 5 s', async (preset, key, sent) => {
     const before = presetFake.created.length;
     const r = await renderReplicate(portrait, opts, replicateConfigFromEnv(penv(preset))!);
@@ -203,7 +212,7 @@ describe('video presets against the schemas their models serve', () => {
   }, 60_000);
 
   it('hailuo renders 6 s: the clip and its preview are trimmed to the 5-second product', async () => {
-    const r = await renderReplicate(portrait, opts, replicateConfigFromEnv(penv('hailuo'))!);
+    const r = await renderReplicate(portrait, opts, replicateConfigFromEnv(penv('minimax/hailuo-02'))!);
     expect(r.durationSeconds).toBe(5);
     const [v, p] = await Promise.all([probe(r.video), probe(r.preview)]);
     expect(v.frames).toBe(120);
@@ -225,7 +234,7 @@ describe('video presets against the schemas their models serve', () => {
     expect(huge.length).toBeGreaterThan(10 * 1024 * 1024);
     for (const [photo, type] of [[big, 'image/jpeg'], [huge, 'image/jpeg']] as const) {
       const before = presetFake.created.length;
-      await renderReplicate(photo, opts, replicateConfigFromEnv(penv('kling'))!);
+      await renderReplicate(photo, opts, replicateConfigFromEnv(penv('kwaivgi/kling-v2.1'))!);
       const url = String(presetFake.created.slice(before)[0]!.accepted.start_image);
       expect(url).toMatch(new RegExp(`^${presetFake.base}/v1/files/`));
       const id = url.split('/').pop()!;
