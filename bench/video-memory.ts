@@ -9,10 +9,12 @@ import sharp from 'sharp';
 import { makeScene } from './video/scenes';
 import { measureClip } from './video/people';
 import { rssWithChildren } from './video/process';
+import { releaseJobMemory } from '../netlify/lib/video/job-memory';
 
 const MiB = 1024 * 1024;
 
-export async function benchVideoMemory({ jobs = 20 } = {}) {
+/** `keep`: measure without the release between jobs (what an instance did before it). */
+export async function benchVideoMemory({ jobs = 20, keep = false } = {}) {
   const photos = await Promise.all(
     (['portrait', 'figure', 'object'] as const).map(async (kind, i) =>
       sharp((await makeScene(kind, 1224 - i * 40, 816 + i * 24)).jpeg).greyscale().jpeg({ quality: 90 }).toBuffer(),
@@ -32,6 +34,8 @@ export async function benchVideoMemory({ jobs = 20 } = {}) {
     const t = performance.now();
     const c = process.cpuUsage();
     const run = await measureClip(photos[(job - 1) % photos.length]!, true, job % 2 ? 'pan left' : 'zoom in slowly', '1080p');
+    // As the background function does after each job (netlify/functions/process-video-background.mts).
+    if (!keep) releaseJobMemory();
     clearInterval(timer);
     sample();
     const used = process.cpuUsage(c);
@@ -57,6 +61,7 @@ export async function benchVideoMemory({ jobs = 20 } = {}) {
     loadBefore,
     loadAfter: os.loadavg().map((l) => Math.round(l * 100) / 100),
     jobs,
+    releaseBetweenJobs: !keep,
     peakRssMiB: Math.max(...perJob.map((j) => j.peakRssMiB)),
     peakNodeRssMiB: Math.max(...perJob.map((j) => j.peakNodeRssMiB)),
     firstJobPeakRssMiB: perJob[0]!.peakRssMiB,

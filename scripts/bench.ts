@@ -30,7 +30,7 @@ const report: Record<string, unknown> = { date: new Date().toISOString(), node: 
 if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
 if (!only || only === 'video') report.video = await benchVideo({ runs: quick ? 2 : 5, quick });
 // Its own mode (about 3 minutes): 20 sequential 1080p restore-first jobs in one process, the video job's memory.
-if (only === 'video-memory') report.videoMemory = await benchVideoMemory({ jobs: quick ? 5 : 20 });
+if (only === 'video-memory') report.videoMemory = await benchVideoMemory({ jobs: quick ? 5 : 20, keep: process.argv.includes('--keep') });
 if (!only || only === 'vision') report.vision = await benchVision({ runs: quick ? 1 : 3 });
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();

@@ -1,5 +1,6 @@
 import { errorJson, json, readJson, requireMethod, withErrors } from '../lib/http';
 import { isValidJobSignature, runVideoJob } from '../lib/tool';
+import { releaseJobMemory } from '../lib/video/job-memory';
 
 // Background function (Netlify runs `-background` functions for up to 15 minutes and answers the caller
 // 202 at once). Called by /api/process-video with { id, sig }: the HMAC of the job id, so nobody else can
@@ -9,6 +10,7 @@ export default withErrors(async (req: Request) => {
   const body = (await readJson(req)) as { id?: unknown; sig?: unknown } | null;
   const id = typeof body?.id === 'string' ? body.id : '';
   if (!id || !isValidJobSignature(id, body?.sig)) return errorJson(403, 'Invalid job signature');
-  const t = await runVideoJob(id);
+  // The instance is reused for the next job: what this one leaves behind is given back first (video/job-memory.ts).
+  const t = await runVideoJob(id).finally(releaseJobMemory);
   return json({ success: t?.status === 'completed', status: t?.status ?? 'unknown' });
 });

@@ -12,9 +12,10 @@ describe('storage without Supabase settings and without the embedded setup', () 
     const { getStorage, storageKind, StorageNotConfiguredError } = await import('../../../netlify/lib/storage');
     vi.stubEnv('SUPABASE_URL', '');
     vi.stubEnv('SUPABASE_SERVICE_ROLE_KEY', '');
+    vi.stubEnv('SUPABASE_SECRET_KEY', '');
     expect(storageKind()).toBe('local');
     expect(() => getStorage()).toThrow(StorageNotConfiguredError);
-    expect(() => getStorage()).toThrow(/SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY/);
+    expect(() => getStorage()).toThrow(/SUPABASE_URL and SUPABASE_SECRET_KEY/);
   });
 
   it('answers a request that needs files with 503 and the settings to add, not a bare server error', async () => {
@@ -29,5 +30,16 @@ describe('storage without Supabase settings and without the embedded setup', () 
     vi.stubEnv('SUPABASE_URL', 'http://127.0.0.1:9');
     vi.stubEnv('SUPABASE_SERVICE_ROLE_KEY', 'service-role-key');
     expect(getStorage().kind).toBe('supabase');
+  });
+
+  it('reads the new secret key name (SUPABASE_SECRET_KEY, sb_secret_…) before the legacy one', async () => {
+    vi.resetModules();
+    const { storageKind, supabaseServerKey } = await import('../../../netlify/lib/storage');
+    vi.stubEnv('SUPABASE_URL', 'http://127.0.0.1:9');
+    vi.stubEnv('SUPABASE_SERVICE_ROLE_KEY', '');
+    vi.stubEnv('SUPABASE_SECRET_KEY', 'sb_secret_abc');
+    expect(storageKind()).toBe('supabase');
+    vi.stubEnv('SUPABASE_SERVICE_ROLE_KEY', 'legacy-jwt');
+    expect(supabaseServerKey()).toBe('sb_secret_abc');
   });
 });

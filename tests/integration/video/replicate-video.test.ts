@@ -147,7 +147,7 @@ describe('Replicate engine against a local predictions API', () => {
 // Replicate answers today: it drops an input key the model does not take, so the test reads which key carried the
 // photo; the schemas below are each preset's as its model page shows it (providers/replicate-presets.ts).
 describe('video presets against the schemas their models serve', () => {
-  const presetFake = new FakeReplicate((target) =>
+  const presetFake: FakeReplicate = new FakeReplicate((target): CreateReply =>
     target.name === 'hailuo-02'
       ? { script: [{ status: 'processing' }, { status: 'succeeded', output: presetFake.fileUrl('six.mp4') }] }
       : { script: [{ status: 'succeeded', output: presetFake.fileUrl('h264.mp4') }] },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { closePool } from '../../../../netlify/lib/db';
+import { closePool, databaseConnection } from '../../../../netlify/lib/db';
 import { applyMigrations, pgTarget } from '../../../../netlify/lib/db/migrations';
 import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/embedded/embedded-services';
 import { findPostgresBin, MISSING_POSTGRES, postgresAvailability, startDebianPostgres } from '../../../support/debian-postgres';
@@ -73,7 +73,8 @@ const debianBackend: Backend = {
   async start() {
     if (!hasPostgres) throw new Error(`${MISSING_POSTGRES} (required when CI is set)`);
     const server = await startDebianPostgres();
-    const client = new pg.Client({ connectionString: server.url });
+    // The settings every program takes (netlify/lib/db/connection.ts), from the URL the tests give the server.
+    const client = new pg.Client(databaseConnection({ DATABASE_URL: server.url }));
     await client.connect();
     await applyMigrations(pgTarget(client), undefined, { nonProduction: true });
     await client.end();
