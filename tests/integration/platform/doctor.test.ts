@@ -5,6 +5,9 @@ import { FakeReplicate } from '../../support/fake-replicate';
 import { postgresAvailability, startDebianPostgres, type RunningPostgres } from '../../support/debian-postgres';
 import { runDoctor, supabaseKeyKind } from '../../../netlify/lib/doctor';
 import { forgetModels } from '../../../netlify/lib/providers/replicate-models';
+import health from '../../../netlify/functions/health.mts';
+import { operatorHealthRequest } from '../../support/operator-health';
+import { vi } from 'vitest';
 
 // `npm run doctor`, the deploy check, run as the operator runs it: a shell with the deploy's variables.
 
@@ -129,4 +132,22 @@ describe('the checks behind it', () => {
       'SUPABASE_SECRET_KEY holds a publishable key, which cannot write the private bucket: replace it with the secret key (sb_secret_…, or the legacy service_role key) from Project Settings → API Keys.',
     ]);
   });
+});
+
+describe("the operator's /api/health details", () => {
+  it('carry the same deploy check: a model whose schema lacks the photo key is named there too', async () => {
+    forgetModels();
+    for (const [k, v] of Object.entries({ REPLICATE_API_TOKEN: fake.token, REPLICATE_API_URL: fake.base, REPLICATE_VIDEO_MODEL: 'acme/i2v', REPLICATE_VIDEO_IMAGE_KEY: 'image', DATABASE_URL: '' })) vi.stubEnv(k, v);
+    try {
+      const res = await health(operatorHealthRequest('http://localhost/api/health'), {} as never);
+      const body = (await res.json()) as { deploy: { problems: string[]; notes: string[] } };
+      expect(body.deploy.problems).toContain('REPLICATE_VIDEO_MODEL (acme/i2v) takes no input named "image", so the photo would be dropped: set REPLICATE_VIDEO_IMAGE_KEY=first_frame.');
+      // The public answer says nothing of it.
+      const pub = await (await health(new Request('http://localhost/api/health'), {} as never)).json();
+      expect(pub).not.toHaveProperty('deploy');
+    } finally {
+      vi.unstubAllEnvs();
+      delete process.env.HEALTH_SECRET;
+    }
+  }, 60_000);
 });
