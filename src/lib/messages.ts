@@ -74,6 +74,10 @@ export const MSG = {
   imageNotFound: 'Image not found',
   imageNotReady: 'This image is not ready yet',
   imageFinal: 'This image has already been purchased; it can no longer be changed.',
+  // Items belong to the browser that made them (src/lib/tool/ownership.ts)
+  notYourItem: 'This item was made in another browser: only its watermarked preview can be shared. Please upload the photo here.',
+  notYourCartItem: 'An item in your cart was made in another browser and cannot be bought here. Please remove it from the cart.',
+  photoTooLargeFor: (side: number) => `This copy of the photo is larger than this step needs: please send one of at most ${side} pixels on its long side.`,
   // Heal brush: marks on damage the automatic pass left
   healApplied: 'Heal marks applied',
   healUndone: 'Last heal mark removed',

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
 import { withRenderSlot } from './render-slots';
@@ -20,7 +21,7 @@ import {
   type HealMark,
   type ImageModel,
 } from '../image';
-import { photoTone } from '../image/pipeline';
+import { photoAgeOfPixels } from '../image/looks-old';
 import { makePreview, PREVIEW_MAX_SIDE } from '../media/image-preview';
 import { uploadWatermarkSeed } from '../media/watermark';
 import { withoutMetadata } from '../media/strip-metadata';
@@ -39,6 +40,9 @@ import {
 
 import { MSG } from '../../../src/lib/messages';
 import { extensionFor, mimeFor, paths, viewUrl } from './media';
+import { newOwnerSecret } from './ownership';
+import { decodeReduced, inspectWithin } from './image-bounds';
+import { REFERENCE_MAX_SIDE, REFERENCE_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
 
 /** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id). */
 export const processImageOptionsSchema = z.object({
@@ -87,7 +91,8 @@ export async function processImage(upload: Buffer, opts: { model: ImageModel; pr
   } catch (error) {
     throw toHttpError(error);
   }
-  const t = await createTransformation({ kind: 'image', model: opts.model, prompt: opts.prompt, status: 'processing' });
+  const owner = newOwnerSecret();
+  const t = await createTransformation({ kind: 'image', model: opts.model, prompt: opts.prompt, status: 'processing', ownerSecretHash: owner.hash });
   const storage = getStorage();
   const originalPath = paths.original(t.id, extensionFor(inspected.format));
   const written: string[] = [];
@@ -127,7 +132,8 @@ export async function processImage(upload: Buffer, opts: { model: ImageModel; pr
       },
     });
     if (!done) throw new Error('transformation vanished while processing');
-    return await answerFor(done);
+    // The owner secret is told once, to the browser that uploaded the photo; the row keeps only its hash.
+    return { ...(await answerFor(done)), ownerSecret: owner.secret };
   } catch (error) {
     // The row's error is shown to the buyer: only a message written for them, never raw exception text
     // (which can carry storage paths); the details go to the log.
@@ -158,16 +164,22 @@ export function applyHeal(id: string, marks: HealMark[]): Promise<ImageAnswer> {
 
 /**
  * Colours a grey or sepia result from the buyer's own colour photo (null: back to automatic colours),
- * keeping its colour hints and heal marks. The reference is validated like an upload and must itself be in colour.
+ * keeping its colour hints and heal marks. The reference is validated like an upload, refused from its header when
+ * it is larger than REFERENCE_MAX_SIDE, and must itself be in colour. It is decoded once, to the reduced copy the
+ * page sends (REFERENCE_UPLOAD_SIDE; its colours are read at 320 px), which is what is kept: re-encoded from its
+ * pixels, upright and without any metadata (a TIFF as a PNG).
  */
 export async function applyReference(id: string, bytes: Buffer | null): Promise<ImageAnswer> {
   if (!bytes) return rerender(id, { reference: null });
-  let format;
+  let format: 'jpeg' | 'png';
   let clean: Buffer;
   try {
-    ({ format } = await inspectImage(bytes, ['jpeg', 'png', 'tiff']));
-    clean = await withoutMetadata(bytes, format);
-    if ((await photoTone(clean)) !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
+    const inspected = await inspectWithin(bytes, ['jpeg', 'png', 'tiff'], REFERENCE_MAX_SIDE);
+    const pixels = await decodeReduced(bytes, REFERENCE_UPLOAD_SIDE, REFERENCE_MAX_SIDE * REFERENCE_MAX_SIDE);
+    if ((await photoAgeOfPixels(pixels)).tone !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
+    format = inspected.format === 'jpeg' ? 'jpeg' : 'png';
+    const copy = sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } });
+    clean = await (format === 'jpeg' ? copy.jpeg({ quality: 92, chromaSubsampling: '4:4:4' }) : copy.png()).toBuffer();
   } catch (error) {
     throw toHttpError(error);
   }

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { OWNER_SECRET_HEADER } from '../../../src/lib/tool/ownership';
 
 export const BASE = 'http://localhost:8888';
 
@@ -90,4 +91,30 @@ export function damageContrast(grey: Uint8Array | Buffer): { bar: number; spot: 
   }
   const at = (dx: number) => grey[spot.y * W + spot.x + dx]!;
   return { bar: sum / rows, spot: at(0) - (at(-8) + at(8)) / 2 };
+}
+
+// ——— Owner secrets, as the browser keeps them (src/lib/owner-secrets.ts) ———
+
+const ownerSecrets = new Map<string, string>();
+
+/**
+ * Keeps the owner secret of the item an answer made (process-image, process-video: `transformationId`), or that
+ * `queueVideo` returned (`id`), as the browser does.
+ */
+export function keepOwner<T extends { transformationId?: unknown; id?: unknown; ownerSecret?: unknown }>(made: T): T {
+  const id = made.transformationId ?? made.id;
+  if (typeof id === 'string' && typeof made.ownerSecret === 'string') ownerSecrets.set(id, made.ownerSecret);
+  return made;
+}
+
+/** The header that proves ownership of an item this test made (none for one it did not make). */
+export function owner(id: string): Record<string, string> {
+  const secret = ownerSecrets.get(id);
+  return secret ? { [OWNER_SECRET_HEADER]: secret } : {};
+}
+
+/** A checkout item as the cart sends it: the id, with the owner secret when this test made the item. */
+export function cartItem(id: string): { transformationId: string; ownerSecret?: string } {
+  const secret = ownerSecrets.get(id);
+  return { transformationId: id, ...(secret && { ownerSecret: secret }) };
 }
