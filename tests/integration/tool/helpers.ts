@@ -18,17 +18,20 @@ export async function greyPhoto(width = 320, height = 240, format: 'png' | 'jpeg
   return format === 'png' ? img.png().toBuffer() : img.jpeg({ quality: 90 }).toBuffer();
 }
 
-/** A PNG whose header claims 100 000 × 100 000 pixels (a decompression bomb's signature). */
-export function pngBombHeader(): Buffer {
+/** The first 64 bytes of a PNG whose IHDR declares width × height (8-bit grey), and nothing else. */
+export function pngHeader(width: number, height: number): Buffer {
   const b = Buffer.alloc(64);
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
   b.writeUInt32BE(13, 8);
   b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(100_000, 16);
-  b.writeUInt32BE(100_000, 20);
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
   b[24] = 8; b[25] = 0;
   return b;
 }
+
+/** A PNG whose header claims 100 000 × 100 000 pixels (a decompression bomb's signature). */
+export const pngBombHeader = (): Buffer => pngHeader(100_000, 100_000);
 
 export function multipart(fields: Record<string, string | { name: string; type: string; bytes: Buffer }>): FormData {
   const form = new FormData();

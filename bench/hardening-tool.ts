@@ -1,8 +1,8 @@
-// The upload probes of `npm run bench -- hardening` (bench/hardening.ts calls `hardeningUploads`): work an
-// image endpoint refuses before it starts, measured in the function's own process over HTTP against
-// `npm start`'s server. Each function runs in a child process of the site server (Netlify's runtime,
-// scripts/lib/functions/instance.ts), so its CPU time is read from /proc (Linux; null elsewhere).
-// Run alone: npx tsx bench/hardening-uploads.ts
+// The tool's probes of `npm run bench -- hardening` (bench/hardening.ts calls `hardeningTool`), over HTTP against
+// `npm start`'s server: work an image endpoint refuses before it starts, measured in the function's own process
+// (each function runs in a child process of the site server, Netlify's runtime, scripts/lib/functions/instance.ts,
+// so its CPU time is read from /proc: Linux; null elsewhere), and what an item's id gives a browser that did not
+// make it. Run alone: npx tsx bench/hardening-tool.ts
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +52,8 @@ function functionCpuMs(name: string): number | null {
   return ticks * TICK_MS;
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 /** One request's answer, wall time and the function process's CPU time for it. */
 async function measured(fn: string, send: () => Promise<Response>) {
   const cpuBefore = functionCpuMs(fn);
@@ -66,9 +68,10 @@ async function measured(fn: string, send: () => Promise<Response>) {
 /**
  * The probes: a 129 KB PNG that declares 6324 × 6324 pixels (40 MP: what the restoration takes, far more than the
  * video tab's defaults need) sent to /api/video-defaults, and the same file as a colour reference photo; each
- * beside a normal request to the same warm function. `base` is the running site; `own` the headers of its own pages.
+ * beside a normal request to the same warm function. Then an item's id used by another browser (no owner secret).
+ * `base` is the running site; `own` the headers of its own pages.
  */
-export async function hardeningUploads(base: string, own: Record<string, string>) {
+export async function hardeningTool(base: string, own: Record<string, string>) {
   const bomb = await sharp({ create: { width: 6324, height: 6324, channels: 3, background: '#808080' } }).png().toBuffer();
   const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a7a66' } }).jpeg().toBuffer();
   const form = (bytes: Buffer, type: string, fields: Record<string, string> = {}) => {
@@ -81,9 +84,11 @@ export async function hardeningUploads(base: string, own: Record<string, string>
 
   // video-defaults: the instance is started and warmed by a normal photo first, so the figures are the requests' own.
   await post('/api/video-defaults', form(photo, 'image/jpeg'));
-  const normal = await measured('video-defaults', () => post('/api/video-defaults', form(photo, 'image/jpeg')));
+  const normals = [];
+  for (let i = 0; i < 3; i++) normals.push(await measured('video-defaults', () => post('/api/video-defaults', form(photo, 'image/jpeg'))));
   const refused = await measured('video-defaults', () => post('/api/video-defaults', form(bomb, 'image/png')));
   const after = await measured('video-defaults', () => post('/api/video-defaults', form(photo, 'image/jpeg')));
+  const normal = { status: normals[0]!.status, medianWallMs: median(normals.map((n) => n.wallMs)), medianCpuMs: normals.every((n) => n.cpuMs !== null) ? median(normals.map((n) => n.cpuMs!)) : null };
 
   // The same file as the colour reference of a grey result (the owner's own item).
   const grey = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#777777' } }).png().toBuffer();
@@ -94,13 +99,29 @@ export async function hardeningUploads(base: string, own: Record<string, string>
   await post(referenceUrl, form(Buffer.from('warm-up'), 'image/jpeg'), owner);
   const reference = await measured('image-reference', () => post(referenceUrl, form(bomb, 'image/png'), owner));
 
+  // Another browser with the item's id (from a shared preview link): the preview only.
+  const other = { ...own };
+  const id = item.transformationId;
+  const ownership = {
+    preview: (await fetch(`${base}/api/transformations/${id}/preview`, { redirect: 'manual' })).status,
+    statusWithOriginal: (await fetch(`${base}/api/transformations/${id}`, { headers: other })).status,
+    ownersStatus: (await fetch(`${base}/api/transformations/${id}`, { headers: owner })).status,
+    heal: (await fetch(`${base}/api/transformations/${id}/heal`, { method: 'POST', headers: { 'content-type': 'application/json', ...other }, body: JSON.stringify({ marks: [] }) })).status,
+    animate: (await fetch(`${base}/api/process-video`, { method: 'POST', headers: { 'content-type': 'application/json', ...other }, body: JSON.stringify({ fromImageId: id, prompt: 'Slowly zoom in on the subject', mode: 'standard', duration: 5 }) })).status,
+    checkout: (await fetch(`${base}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json', ...other }, body: JSON.stringify({ items: [{ transformationId: id }], idempotencyKey: `bench-${crypto.randomUUID()}` }) })).status,
+    target: { preview: 302, statusWithOriginal: 403, ownersStatus: 200, heal: 403, animate: 403, checkout: 403 },
+  };
+
   return {
-    pngBytes: bomb.length,
-    declaredSize: [6324, 6324],
-    videoDefaults: { normal640: normal, refused6324: refused, normalAfter: after },
-    colourReference: { refused6324: reference },
-    target: { refusedStatus: '4xx before decoding', refusedCpuMs: '< 100' },
-    note: 'CPU time of the function process (/proc utime + stime, 10 ms ticks); wall time on a host shared with other work',
+    uploads: {
+      pngBytes: bomb.length,
+      declaredSize: [6324, 6324],
+      videoDefaults: { normal640: normal, refused6324: refused, normalAfter: after },
+      colourReference: { refused6324: reference },
+      target: { refusedStatus: '4xx before decoding', refusedCpuMs: '< 100' },
+      note: 'CPU time of the function process (/proc utime + stime, 10 ms ticks); wall time on a host shared with other work',
+    },
+    ownership,
   };
 }
 
@@ -112,7 +133,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const services = await startEmbeddedServices({ dataDir });
   const server = await startSiteServer({ root: ROOT, port: 0 });
   try {
-    printJson(await hardeningUploads(server.url, { origin: server.url, 'sec-fetch-site': 'same-origin' }));
+    printJson(await hardeningTool(server.url, { origin: server.url, 'sec-fetch-site': 'same-origin' }));
   } finally {
     await server.close();
     await services.stop();
