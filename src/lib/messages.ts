@@ -16,7 +16,6 @@ export const MSG = {
   cartEmpty: 'Your cart is empty',
   checkoutSuccess: 'Payment successful! You can now download your items.',
   checkoutFailed: (error?: string) => `Checkout failed: ${error || 'Please try again'}`,
-  checkoutFailedTool: 'Checkout failed. Please try again.',
   checkoutRedirecting: 'Redirecting you to our secure payment page…',
   checkoutNotPending: 'This checkout has already been paid or has expired. Please refresh the page and try again.',
   paymentsUnavailable: 'Payments are unavailable right now. Please try again later or contact us.',

@@ -83,28 +83,37 @@ export const healMarksOf = (t: Transformation): HealMark[] => t.meta.healMarks;
  * transformation. Nothing is written before validation passes.
  */
 export async function processImage(upload: Buffer, opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
-  let inspected;
+  let format: 'jpeg' | 'png' | 'tiff';
+  try {
+    ({ format } = await inspectImage(upload, ['jpeg', 'png', 'tiff']));
+  } catch (error) {
+    throw toHttpError(error);
+  }
+  // Every decode of the photo (the metadata strip, the restoration, the watermark layout's hash) happens in one
+  // render slot: at most MAX_CONCURRENT_RENDERS uploads are being decoded on the whole site at once.
+  return withRenderSlot(() => restoreUpload(upload, format, opts));
+}
+
+async function restoreUpload(upload: Buffer, format: 'jpeg' | 'png' | 'tiff', opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
   let bytes: Buffer;
   try {
-    inspected = await inspectImage(upload, ['jpeg', 'png', 'tiff']);
-    bytes = await withoutMetadata(upload, inspected.format);
+    bytes = await withoutMetadata(upload, format);
   } catch (error) {
     throw toHttpError(error);
   }
   const owner = newOwnerSecret();
   const t = await createTransformation({ kind: 'image', model: opts.model, prompt: opts.prompt, status: 'processing', ownerSecretHash: owner.hash });
   const storage = getStorage();
-  const originalPath = paths.original(t.id, extensionFor(inspected.format));
+  const originalPath = paths.original(t.id, extensionFor(format));
   const written: string[] = [];
   try {
-    await storage.put(originalPath, bytes, mimeFor(inspected.format));
+    await storage.put(originalPath, bytes, mimeFor(format));
     written.push(originalPath);
     // A heartbeat while the render (or the hosted colorizer) works, so the stale-job sweep leaves it alone.
-    // The bytes are inspected above and decoded once, in the render, which also makes the display copy.
+    // The bytes are inspected above and decoded once by the render, which also makes the display copy.
     const heartbeat = setInterval(() => void touchTransformation(t.id).catch(() => {}), HEARTBEAT_MS);
-    const result = await withRenderSlot(() =>
-      restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, inspected: true, originalViewSide: PREVIEW_MAX_SIDE }),
-    ).finally(() => clearInterval(heartbeat));
+    const result = await restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, inspected: true, originalViewSide: PREVIEW_MAX_SIDE })
+      .finally(() => clearInterval(heartbeat));
     // The browser shows the original beside the result: a bounded JPEG (TIFF does not display in
     // browsers, and a 15 MB original would be slow to load). The stored original keeps its full size.
     await storage.put(paths.originalView(t.id), result.originalView!, 'image/jpeg');
@@ -260,13 +269,20 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   // A stored reference that has gone missing falls back to automatic colours rather than failing.
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let rendered;
+  let layout: number;
   try {
-    rendered = await withRenderSlot(() => rerenderResult(t, original, { hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference, referenceKey: reference ? referenceKeyOf(reference) : null }));
+    // The watermark layout's hash decodes the original (once per instance): in the slot, like the render.
+    [rendered, layout] = await withRenderSlot(() =>
+      Promise.all([
+        rerenderResult(t, original, { hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference, referenceKey: reference ? referenceKeyOf(reference) : null }),
+        layoutOf(t.originalPath!, original),
+      ]),
+    );
   } catch (error) {
     throw toHttpError(error);
   }
   const { result } = rendered;
-  const preview = await makePreview(result.image, await layoutOf(t.originalPath, original));
+  const preview = await makePreview(result.image, layout);
   if (change.reference) await storage.put(referencePath!, change.reference.bytes, mimeFor(change.reference.format));
   const passPath = rendered.passChanged ? await keepPass(id, rendered.pass) : t.meta.passPath ?? null;
   // Purchase may have happened meanwhile: update only while still unpurchased.
