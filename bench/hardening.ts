@@ -20,6 +20,8 @@ import { execFileSync } from 'node:child_process';
 import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf, videoFrameInversion, type Raw } from '../tests/support/watermark-attack';
 import { syntheticOldPhoto } from './image';
 import { jsonOnlyStdout } from './stdout';
+import { hardeningTool } from './hardening-tool';
+import { OWNER_SECRET_HEADER } from '../src/lib/tool/ownership';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
@@ -99,7 +101,7 @@ export async function benchHardening() {
     form.append('prompt', 'Restore and colorize this photo');
     const res = await fetch(`${base}/api/process-image`, { method: 'POST', headers: own, body: form });
     if (!res.ok) throw new Error(`process-image answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as { transformationId: string; processedUrl: string };
+    return (await res.json()) as { transformationId: string; processedUrl: string; ownerSecret: string };
   };
   const timed = async <T>(work: () => Promise<T>) => {
     const start = performance.now();
@@ -112,7 +114,7 @@ export async function benchHardening() {
     const item = await restore(photo);
     const preview = Buffer.from(await (await fetch(new URL(item.processedUrl, base))).arrayBuffer());
     const { width = 0, height = 0 } = await sharp(preview).metadata();
-    const order = await (await post('/api/checkout', { items: [{ transformationId: item.transformationId }], idempotencyKey: `bench-${randomUUID()}` })).json();
+    const order = await (await post('/api/checkout', { items: [{ transformationId: item.transformationId, ownerSecret: item.ownerSecret }], idempotencyKey: `bench-${randomUUID()}` })).json();
     const clean = Buffer.from(await (await fetch(`${base}${order.downloads[0].url}`)).arrayBuffer());
     const alpha = await overlayAlpha(await watermarkOverlay(width, height, undefined, await uploadWatermarkSeed(photo)));
     const reference = await rawOf(clean, { width, height });
@@ -132,7 +134,7 @@ export async function benchHardening() {
       const up = await restore(bytes);
       three.push(Buffer.from(await (await fetch(new URL(up.processedUrl, base))).arrayBuffer()));
       if (three.length === 1) {
-        const bought = await (await post('/api/checkout', { items: [{ transformationId: up.transformationId }], idempotencyKey: `bench-${randomUUID()}` })).json();
+        const bought = await (await post('/api/checkout', { items: [{ transformationId: up.transformationId, ownerSecret: up.ownerSecret }], idempotencyKey: `bench-${randomUUID()}` })).json();
         three.push(Buffer.from(await (await fetch(`${base}${bought.downloads[0].url}`)).arrayBuffer()));
       }
     }
@@ -162,11 +164,12 @@ export async function benchHardening() {
     const marks = Array.from({ length: 64 }, () => ({ radius: 0.05, points: Array.from({ length: 64 }, (_, k) => ({ x: k % 2, y: k % 2 })) }));
     // The heal function's instance is started first (an answer without work), so the time is the refusal's own.
     await post(`/api/transformations/${randomUUID()}/heal`, { marks: [] });
+    const mpOwner = { [OWNER_SECRET_HEADER]: mp.ownerSecret };
     const flood = await timed(async () => {
-      const res = await post(`/api/transformations/${mp.transformationId}/heal`, { marks });
+      const res = await post(`/api/transformations/${mp.transformationId}/heal`, { marks }, mpOwner);
       return { status: res.status, error: ((await res.json().catch(() => ({}))) as { error?: string }).error };
     });
-    const spot = await timed(async () => (await post(`/api/transformations/${mp.transformationId}/heal`, { marks: [{ points: [{ x: 0.5, y: 0.5 }] }] })).status);
+    const spot = await timed(async () => (await post(`/api/transformations/${mp.transformationId}/heal`, { marks: [{ points: [{ x: 0.5, y: 0.5 }] }] }, mpOwner)).status);
     const heal = { bodyBytes: JSON.stringify({ marks }).length, flood: { ...flood.value, ms: flood.ms }, oneSpotAfter: { status: spot.value, ms: spot.ms }, target: { floodRefusedMs: '< 100' } };
 
     // 3. A cross-site text/plain checkout, as another site's page can send without a CORS preflight.
@@ -191,7 +194,7 @@ export async function benchHardening() {
       .withExifMerge({ IFD0: { Make: 'PhoneCo', Model: 'Snap 9' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
       .jpeg().toBuffer();
     const gpsItem = await restore(gpsPhoto);
-    const status = await (await fetch(`${base}/api/transformations/${gpsItem.transformationId}`)).json();
+    const status = await (await fetch(`${base}/api/transformations/${gpsItem.transformationId}`, { headers: { [OWNER_SECRET_HEADER]: gpsItem.ownerSecret } })).json();
     const original = Buffer.from(await (await fetch(new URL(status.originalImageUrl, base))).arrayBuffer());
     const location = { servedOriginalHasExif: (await sharp(original).metadata()).exif !== undefined, servedOriginalNamesCamera: original.includes('PhoneCo') };
 
@@ -199,7 +202,9 @@ export async function benchHardening() {
     // checkout refused, nothing written. Run in this process against the same embedded database.
     const previewCheckout = await previewOnProductionData();
 
-    return { watermark, reuploads, video, previewCheckout, heal, crossSiteTextPlainCheckout: { status: crossSite.status }, checkoutsFromOneClient: checkouts, location };
+    const tool = await hardeningTool(base, own);
+
+    return { watermark, reuploads, video, previewCheckout, heal, crossSiteTextPlainCheckout: { status: crossSite.status }, checkoutsFromOneClient: checkouts, location, tool };
   } finally {
     await server.close();
     await services.stop();

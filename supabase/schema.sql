@@ -100,8 +100,10 @@ CASE
     WHEN ((kind = 'video'::text) AND ((hints ->> 'resolution'::text) = '1080p'::text)) THEN 'video-1080p'::text
     ELSE kind
 END) stored,
+  owner_secret_hash text,
   constraint media_transformations_completed_has_result CHECK (((status <> 'completed'::text) OR (result_path IS NOT NULL))),
   constraint media_transformations_kind_check CHECK ((kind = ANY (ARRAY['image'::text, 'video'::text]))),
+  constraint media_transformations_owner_secret_hash_hex CHECK ((owner_secret_hash ~ '^[0-9a-f]{64}$'::text)),
   constraint media_transformations_progress_check CHECK (((progress >= (0)::double precision) AND (progress <= (1)::double precision))),
   constraint media_transformations_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'processing'::text, 'completed'::text, 'failed'::text]))),
   constraint media_transformations_pkey PRIMARY KEY (id)

@@ -1,9 +1,11 @@
 import type { Config } from '@netlify/functions';
 import { HttpError, isMultipart, json, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
-import { inspectImage, sourceImageStill, toHttpError, videoDefaults } from '../lib/tool';
+import { sourceImageStill, toHttpError, videoDefaults } from '../lib/tool';
+import { inspectWithin } from '../lib/tool/image-bounds';
+import { ownedItem } from '../lib/tool/ownership';
 import { enforceToolLimit } from '../lib/tool/rate-limits';
 import { MSG } from '../../src/lib/messages';
-import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
+import { DEFAULTS_MAX_SIDE, FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 import { videoDefaultsFromImageSchema } from '../../src/lib/tool/video-schema';
 
 // /api/video-defaults — what the video tab offers for the photo the buyer chose, judged on the server:
@@ -11,13 +13,19 @@ import { videoDefaultsFromImageSchema } from '../../src/lib/tool/video-schema';
 // face looks at the camera, and the object detector's boxes, which the tab sends back with the job. POST
 // multipart/form-data with `file` (the browser sends a reduced copy: statistics, faces and boxes need no more, so
 // the request stays far below Netlify's 6 MB body cap), or JSON `{ fromImageId }` for "Animate this photo" (the
-// finished image result's own restored file, read here). Nothing is stored.
+// finished image result's own restored file, read here; the request carries that image's owner secret). Nothing is
+// stored.
+//
+// Work is bounded before it starts: the client's allowance is counted first; a file is refused from its header
+// when its long side is over DEFAULTS_MAX_SIDE (413), before anything decodes it; then it is decoded once.
 
 export default withErrors(async (req: Request, context: unknown) => {
   requireMethod(req, 'POST');
-  const bytes = isMultipart(req) ? await uploadedPhoto(req) : await sourceImageStill(parseFromImage(await readJson(req, FUNCTION_BODY_MAX_BYTES)));
   await enforceToolLimit('defaults', context);
-  return json(await videoDefaults(bytes));
+  if (isMultipart(req)) return json(await videoDefaults(await uploadedPhoto(req), DEFAULTS_MAX_SIDE * DEFAULTS_MAX_SIDE));
+  const id = parseFromImage(await readJson(req));
+  await ownedItem(id, req);
+  return json(await videoDefaults(await sourceImageStill(id)));
 }, { accepts: ['multipart', 'json'] });
 
 async function uploadedPhoto(req: Request): Promise<Buffer> {
@@ -26,7 +34,7 @@ async function uploadedPhoto(req: Request): Promise<Buffer> {
   if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.videoInvalidType);
   const bytes = Buffer.from(await file.arrayBuffer());
   try {
-    await inspectImage(bytes, ['jpeg', 'png']);
+    await inspectWithin(bytes, ['jpeg', 'png'], DEFAULTS_MAX_SIDE);
   } catch (error) {
     throw toHttpError(error);
   }

@@ -44,6 +44,8 @@ export interface Transformation {
   hints: Record<string, unknown>;
   meta: JobMeta;
   purchased: boolean;
+  /** SHA-256 (hex) of the owner secret the creating browser holds; null for a legacy item (tool/ownership.ts). */
+  ownerSecretHash: string | null;
   error: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -56,6 +58,8 @@ export interface NewTransformation {
   mode?: string | null;
   originalPath?: string | null;
   hints?: Record<string, unknown>;
+  /** The owner secret's hash (tool/ownership.ts `newOwnerSecret`); every item the tool makes has one. */
+  ownerSecretHash?: string | null;
   /** Defaults to 'queued'. */
   status?: 'queued' | 'processing';
 }
@@ -80,6 +84,7 @@ const COLUMN_OF: { [K in keyof Columns]-?: string } = {
   previewPath: 'preview_path',
   hints: 'hints',
   purchased: 'purchased',
+  ownerSecretHash: 'owner_secret_hash',
   error: 'error',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
@@ -97,8 +102,8 @@ const one = (rows: Row[]) => (rows[0] ? toTransformation(rows[0]) : null);
 
 export async function createTransformation(input: NewTransformation, db: Queryable = { query }): Promise<Transformation> {
   const rows = await db.query<Row>(
-    `insert into media_transformations (kind, status, model, prompt, mode, original_path, hints)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb) returning ${COLUMNS}`,
+    `insert into media_transformations (kind, status, model, prompt, mode, original_path, hints, owner_secret_hash)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) returning ${COLUMNS}`,
     [
       input.kind,
       input.status ?? 'queued',
@@ -107,6 +112,7 @@ export async function createTransformation(input: NewTransformation, db: Queryab
       input.mode ?? null,
       input.originalPath ?? null,
       JSON.stringify(input.hints ?? {}),
+      input.ownerSecretHash ?? null,
     ],
   );
   return toTransformation(rows[0]!);

@@ -15,6 +15,8 @@ export interface CartItem {
   imageUrl?: string;
   videoUrl?: string;
   transformationId?: string;
+  /** The result's owner secret (../owner-secrets.ts), sent with the checkout: only its maker's browser buys it. */
+  ownerSecret?: string;
   packageId?: string;
 }
 
@@ -31,7 +33,7 @@ export function isCartItem(value: unknown): value is CartItem {
     typeof v.name === 'string' &&
     typeof v.price === 'number' && Number.isFinite(v.price) && v.price >= 0 &&
     optionalString(v.imageUrl) && optionalString(v.videoUrl) &&
-    optionalString(v.transformationId) && optionalString(v.packageId)
+    optionalString(v.transformationId) && optionalString(v.ownerSecret) && optionalString(v.packageId)
   );
 }
 

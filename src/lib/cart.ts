@@ -6,6 +6,7 @@ import type { CheckoutRequest } from './orders-schema';
 import { previewUrl } from './tool/constants';
 import type { VideoResolution } from './tool/video-modes';
 import { $cartItems, $checkoutKey, $purchases, checkoutKeyFor, isDownloadLink, type CartItem } from './cart-state';
+import { ownerSecretFor } from './owner-secrets';
 
 export { $cartItems, $cartCount, $cartTotal, $purchases, CART_STORAGE_KEY, PURCHASES_STORAGE_KEY, type CartItem } from './cart-state';
 
@@ -40,13 +41,16 @@ export function isDuplicate(items: readonly CartItem[], candidate: Partial<CartI
   );
 }
 
+/** Adds a result; the cart keeps its owner secret with it (the checkout needs it), when this browser made it. */
 export function addToCart(input: NewCartItem): ActionResult {
   const prefix = input.type === 'image' ? 'restored-' : 'video-';
   const { resolution, ...fields } = input.type === 'video' ? input : { ...input, resolution: undefined };
+  const ownerSecret = input.transformationId ? ownerSecretFor(input.transformationId) : undefined;
   const item: CartItem = {
     ...fields,
     id: input.id ?? `${prefix}${Date.now()}`,
     ...transformationItem(input.type, resolution),
+    ...(ownerSecret && { ownerSecret }),
   };
   const items = $cartItems.get();
   if (isDuplicate(items, item)) return { ok: false, message: MSG.cartDuplicate };
@@ -135,9 +139,17 @@ function isCheckoutResponse(data: unknown): data is CheckoutResponse {
   return !!d && d.success === true && typeof d.paymentId === 'string' && typeof d.orderToken === 'string' && typeof d.amount === 'number';
 }
 
+/** What the checkout sends for a cart item: its id, and a result's owner secret (kept with it, else in the store). */
+function checkoutItem(item: CartItem): CheckoutRequest['items'][number] {
+  if (item.packageId) return { packageId: item.packageId };
+  const transformationId = item.transformationId ?? '';
+  const ownerSecret = item.ownerSecret ?? ownerSecretFor(transformationId);
+  return { transformationId, ...(ownerSecret && { ownerSecret }) };
+}
+
 /**
- * Pays for the cart. The server prices every item; the browser sends only ids and the cart's idempotency
- * key (kept with the cart while its contents stay the same), so a double click or a retry after a lost answer
+ * Pays for the cart. The server prices every item; the browser sends only ids (a result's with its owner
+ * secret) and the cart's idempotency key (kept with the cart while its contents stay the same), so a double click or a retry after a lost answer
  * returns the first payment's order and can never create a second payment. With the demo checkout the order
  * is paid at once; with Stripe the answer names the payment page, and the cart stays until the success page
  * confirms the payment (cancelling there brings the buyer back to a full cart). An e-mail, when given, is
@@ -154,9 +166,7 @@ export async function checkout(
     // Typed by the server's schema (type only: the browser bundle stays free of zod; the server parses).
     const body: CheckoutRequest = {
       idempotencyKey: checkoutKeyFor(items),
-      items: items.map((item) =>
-        item.packageId ? { packageId: item.packageId } : { transformationId: item.transformationId ?? '' },
-      ),
+      items: items.map(checkoutItem),
       ...(email.trim() && { email: email.trim() }),
     };
     const response = await fetchImpl('/api/checkout', {

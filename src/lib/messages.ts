@@ -16,7 +16,6 @@ export const MSG = {
   cartEmpty: 'Your cart is empty',
   checkoutSuccess: 'Payment successful! You can now download your items.',
   checkoutFailed: (error?: string) => `Checkout failed: ${error || 'Please try again'}`,
-  checkoutFailedTool: 'Checkout failed. Please try again.',
   checkoutRedirecting: 'Redirecting you to our secure payment page…',
   checkoutNotPending: 'This checkout has already been paid or has expired. Please refresh the page and try again.',
   paymentsUnavailable: 'Payments are unavailable right now. Please try again later or contact us.',
@@ -74,6 +73,10 @@ export const MSG = {
   imageNotFound: 'Image not found',
   imageNotReady: 'This image is not ready yet',
   imageFinal: 'This image has already been purchased; it can no longer be changed.',
+  // Items belong to the browser that made them (src/lib/tool/ownership.ts)
+  notYourItem: 'This item was made in another browser: only its watermarked preview can be shared. Please upload the photo here.',
+  notYourCartItem: 'An item in your cart was made in another browser and cannot be bought here. Please remove it from the cart.',
+  photoTooLargeFor: (side: number) => `This copy of the photo is larger than this step needs: please send one of at most ${side} pixels on its long side.`,
   // Heal brush: marks on damage the automatic pass left
   healApplied: 'Heal marks applied',
   healUndone: 'Last heal mark removed',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool } from '../../netlify/lib/db';
 import { getStorage } from '../../netlify/lib/storage';
 import { CART_STORAGE_KEY, type CartItem } from '../../src/lib/cart-state';
+import { OWNER_SECRETS_STORAGE_KEY } from '../../src/lib/owner-secrets';
 import { MSG } from '../../src/lib/messages';
 import { formatPrice, ITEM_PRICES, sumPrices, transformationItem } from '../../src/lib/catalog';
 import { seedCompleted } from '../integration/platform/helpers/seed';
@@ -95,6 +96,39 @@ describe('checkout', () => {
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error).toBe(MSG.downloadForbidden);
     await context.close();
+  });
+
+  it('a result made in another browser cannot be bought here; in the browser that made it, it can', async () => {
+    const image = await seedCompleted('image', { owned: true });
+    const item: CartItem = { id: `restored-${Date.now()}`, type: 'image', ...transformationItem('image'), transformationId: image.id, imageUrl: `/preview/${image.id}` };
+    const open = async (secrets: Record<string, string>) => {
+      const { context, page } = await newPage(browser());
+      await page.goto(`${baseUrl()}/`);
+      await page.evaluate(([cartKey, cart, secretsKey, kept]) => {
+        localStorage.setItem(cartKey!, cart!);
+        localStorage.setItem(secretsKey!, kept!);
+      }, [CART_STORAGE_KEY, JSON.stringify([item]), OWNER_SECRETS_STORAGE_KEY, JSON.stringify(secrets)]);
+      await page.goto(`${baseUrl()}/image-video-transformation`);
+      await hydrated(page, '#cart-email');
+      return { context, page };
+    };
+
+    // Someone who only has the id (a shared preview link), with the item put in their cart: refused, cart kept.
+    const stranger = await open({});
+    await stranger.page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await stranger.page.getByText(MSG.checkoutFailed(MSG.notYourCartItem)).waitFor();
+    expect(stranger.page.url()).toContain('/image-video-transformation');
+    await expect(stranger.page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]').length, CART_STORAGE_KEY)).resolves.toBe(1);
+    // Its preview link still shows the watermarked preview to anyone.
+    expect((await stranger.page.request.get(`${baseUrl()}/api/transformations/${image.id}/preview`, { maxRedirects: 0 })).status()).toBe(302);
+    await stranger.context.close();
+
+    // The browser that made it keeps its secret beside the cart: the same cart is bought.
+    const maker = await open({ [image.id]: image.ownerSecret! });
+    await maker.page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await maker.page.waitForURL(/\/checkout\/success\?order=/);
+    await maker.page.getByTestId('order-summary').getByRole('link', { name: 'Download image' }).waitFor();
+    await maker.context.close();
   });
 
   it('asks for an optional e-mail, refuses a malformed one in the browser, and says the confirmation was saved locally', async () => {

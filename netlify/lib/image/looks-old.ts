@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { openImage } from './inspect';
 import { rgbBufferToLab } from './lab';
 import { percentiles } from './planes';
@@ -15,9 +16,28 @@ export const FADED_SPREAD = 45;
 
 export type PhotoAge = { tone: Tone; lightnessSpread: number; old: boolean; why: 'greyscale' | 'sepia' | 'faded' | 'colour' };
 
+/** Long side of the copy the statistics are read from. */
+const AGE_SIDE = 128;
+
 export async function photoAge(bytes: Buffer): Promise<PhotoAge> {
-  const { data, info } = await openImage(bytes).resize(128, 128, { fit: 'inside' }).flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  const lab = rgbBufferToLab(data, info.width, info.height, info.channels);
+  const { data, info } = await openImage(bytes).resize(AGE_SIDE, AGE_SIDE, { fit: 'inside' }).flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  return ageOf(data, info.width, info.height, info.channels);
+}
+
+/**
+ * photoAge of a photo already decoded (upright sRGB pixels without alpha, any size), so a caller that decodes it
+ * for something else too (the video tab's defaults: the vision models) decodes it once.
+ */
+export async function photoAgeOfPixels(image: { data: Uint8Array; width: number; height: number; channels: number }): Promise<PhotoAge> {
+  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels as 1 | 2 | 3 | 4 } })
+    .resize(AGE_SIDE, AGE_SIDE, { fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return ageOf(data, info.width, info.height, info.channels);
+}
+
+function ageOf(data: Buffer, width: number, height: number, channels: number): PhotoAge {
+  const lab = rgbBufferToLab(data, width, height, channels);
   const tone = detectTone(lab.a, lab.b);
   const [lo, hi] = percentiles(lab.L, [0.02, 0.98]);
   const lightnessSpread = Math.round((hi! - lo!) * 10) / 10;

@@ -5,6 +5,7 @@ import { sendOrderConfirmation } from '../mail/order-confirmation';
 import { getOrder, type Order } from './order';
 import type { CheckoutRequest } from '../../../src/lib/orders-schema';
 import { orderToken } from './tokens';
+import { assertOwnsItems } from '../tool/ownership';
 
 export interface CheckoutResult extends Order {
   orderToken: string;
@@ -24,13 +25,18 @@ export const CHECKOUT_LIMIT = { max: 10, windowSeconds: 3600 } as const;
 /**
  * Records the cart as one payment priced from the database. Every rule (empty cart, unknown, duplicate,
  * unfinished or already purchased items, prices, idempotency) lives in the SQL function place_order, in
- * one transaction. A demo payment is completed at once, and its confirmation is mailed before answering so
- * the answer says what happened; a Stripe one stays pending until its webhook, which mails it. With a
- * `client` (clientId of the request), a new order counts against CHECKOUT_LIMIT in the same transaction
- * (place_order_limited): past it, a 429 and nothing written.
+ * one transaction; before it, each result must come with its owner secret (tool/ownership.ts: an item's hash
+ * never changes, so checking first leaves no window). A demo payment is completed at once, and its confirmation
+ * is mailed before answering so the answer says what happened; a Stripe one stays pending until its webhook,
+ * which mails it. With a `client` (clientId of the request), a new order counts against CHECKOUT_LIMIT in the
+ * same transaction (place_order_limited): past it, a 429 and nothing written.
  */
 export async function placeOrder(request: CheckoutRequest, method: PaymentMethod, client?: string): Promise<CheckoutResult> {
-  const params = [JSON.stringify(request.items), request.idempotencyKey, method];
+  // Nobody buys another browser's result from its id: each needs the owner secret the cart sent with it (403).
+  await assertOwnsItems(request.items.flatMap((item) => ('transformationId' in item ? [item] : [])));
+  // place_order reads ids only (exactly one key per item).
+  const items = request.items.map((item) => ('transformationId' in item ? { transformationId: item.transformationId } : item));
+  const params = [JSON.stringify(items), request.idempotencyKey, method];
   const [row] = await (client
     ? query<{ payment_id: string; replayed: boolean }>('select payment_id, replayed from place_order_limited($1::jsonb, $2, $3, $4, $5, $6)', [...params, client, CHECKOUT_LIMIT.max, CHECKOUT_LIMIT.windowSeconds])
     : query<{ payment_id: string; replayed: boolean }>('select payment_id, replayed from place_order($1::jsonb, $2, $3)', params)

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { z } from 'zod';
 import { HttpError } from '../http';
 import { withRenderSlot } from './render-slots';
@@ -20,7 +21,7 @@ import {
   type HealMark,
   type ImageModel,
 } from '../image';
-import { photoTone } from '../image/pipeline';
+import { photoAgeOfPixels } from '../image/looks-old';
 import { makePreview, PREVIEW_MAX_SIDE } from '../media/image-preview';
 import { uploadWatermarkSeed } from '../media/watermark';
 import { withoutMetadata } from '../media/strip-metadata';
@@ -39,6 +40,9 @@ import {
 
 import { MSG } from '../../../src/lib/messages';
 import { extensionFor, mimeFor, paths, viewUrl } from './media';
+import { newOwnerSecret } from './ownership';
+import { decodeReduced, inspectWithin } from './image-bounds';
+import { REFERENCE_MAX_SIDE, REFERENCE_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
 
 /** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id). */
 export const processImageOptionsSchema = z.object({
@@ -79,27 +83,37 @@ export const healMarksOf = (t: Transformation): HealMark[] => t.meta.healMarks;
  * transformation. Nothing is written before validation passes.
  */
 export async function processImage(upload: Buffer, opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
-  let inspected;
-  let bytes: Buffer;
+  let format: 'jpeg' | 'png' | 'tiff';
   try {
-    inspected = await inspectImage(upload, ['jpeg', 'png', 'tiff']);
-    bytes = await withoutMetadata(upload, inspected.format);
+    ({ format } = await inspectImage(upload, ['jpeg', 'png', 'tiff']));
   } catch (error) {
     throw toHttpError(error);
   }
-  const t = await createTransformation({ kind: 'image', model: opts.model, prompt: opts.prompt, status: 'processing' });
+  // Every decode of the photo (the metadata strip, the restoration, the watermark layout's hash) happens in one
+  // render slot: at most MAX_CONCURRENT_RENDERS uploads are being decoded on the whole site at once.
+  return withRenderSlot(() => restoreUpload(upload, format, opts));
+}
+
+async function restoreUpload(upload: Buffer, format: 'jpeg' | 'png' | 'tiff', opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
+  let bytes: Buffer;
+  try {
+    bytes = await withoutMetadata(upload, format);
+  } catch (error) {
+    throw toHttpError(error);
+  }
+  const owner = newOwnerSecret();
+  const t = await createTransformation({ kind: 'image', model: opts.model, prompt: opts.prompt, status: 'processing', ownerSecretHash: owner.hash });
   const storage = getStorage();
-  const originalPath = paths.original(t.id, extensionFor(inspected.format));
+  const originalPath = paths.original(t.id, extensionFor(format));
   const written: string[] = [];
   try {
-    await storage.put(originalPath, bytes, mimeFor(inspected.format));
+    await storage.put(originalPath, bytes, mimeFor(format));
     written.push(originalPath);
     // A heartbeat while the render (or the hosted colorizer) works, so the stale-job sweep leaves it alone.
-    // The bytes are inspected above and decoded once, in the render, which also makes the display copy.
+    // The bytes are inspected above and decoded once by the render, which also makes the display copy.
     const heartbeat = setInterval(() => void touchTransformation(t.id).catch(() => {}), HEARTBEAT_MS);
-    const result = await withRenderSlot(() =>
-      restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, inspected: true, originalViewSide: PREVIEW_MAX_SIDE }),
-    ).finally(() => clearInterval(heartbeat));
+    const result = await restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, inspected: true, originalViewSide: PREVIEW_MAX_SIDE })
+      .finally(() => clearInterval(heartbeat));
     // The browser shows the original beside the result: a bounded JPEG (TIFF does not display in
     // browsers, and a 15 MB original would be slow to load). The stored original keeps its full size.
     await storage.put(paths.originalView(t.id), result.originalView!, 'image/jpeg');
@@ -127,7 +141,8 @@ export async function processImage(upload: Buffer, opts: { model: ImageModel; pr
       },
     });
     if (!done) throw new Error('transformation vanished while processing');
-    return await answerFor(done);
+    // The owner secret is told once, to the browser that uploaded the photo; the row keeps only its hash.
+    return { ...(await answerFor(done)), ownerSecret: owner.secret };
   } catch (error) {
     // The row's error is shown to the buyer: only a message written for them, never raw exception text
     // (which can carry storage paths); the details go to the log.
@@ -158,16 +173,22 @@ export function applyHeal(id: string, marks: HealMark[]): Promise<ImageAnswer> {
 
 /**
  * Colours a grey or sepia result from the buyer's own colour photo (null: back to automatic colours),
- * keeping its colour hints and heal marks. The reference is validated like an upload and must itself be in colour.
+ * keeping its colour hints and heal marks. The reference is validated like an upload, refused from its header when
+ * it is larger than REFERENCE_MAX_SIDE, and must itself be in colour. It is decoded once, to the reduced copy the
+ * page sends (REFERENCE_UPLOAD_SIDE; its colours are read at 320 px), which is what is kept: re-encoded from its
+ * pixels, upright and without any metadata (a TIFF as a PNG).
  */
 export async function applyReference(id: string, bytes: Buffer | null): Promise<ImageAnswer> {
   if (!bytes) return rerender(id, { reference: null });
-  let format;
+  let format: 'jpeg' | 'png';
   let clean: Buffer;
   try {
-    ({ format } = await inspectImage(bytes, ['jpeg', 'png', 'tiff']));
-    clean = await withoutMetadata(bytes, format);
-    if ((await photoTone(clean)) !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
+    const inspected = await inspectWithin(bytes, ['jpeg', 'png', 'tiff'], REFERENCE_MAX_SIDE);
+    const pixels = await decodeReduced(bytes, REFERENCE_UPLOAD_SIDE, REFERENCE_MAX_SIDE * REFERENCE_MAX_SIDE);
+    if ((await photoAgeOfPixels(pixels)).tone !== 'colour') throw new HttpError(400, MSG.referenceNotColour);
+    format = inspected.format === 'jpeg' ? 'jpeg' : 'png';
+    const copy = sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } });
+    clean = await (format === 'jpeg' ? copy.jpeg({ quality: 92, chromaSubsampling: '4:4:4' }) : copy.png()).toBuffer();
   } catch (error) {
     throw toHttpError(error);
   }
@@ -248,13 +269,20 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   // A stored reference that has gone missing falls back to automatic colours rather than failing.
   const reference = change.reference ? change.reference.bytes : stored && change.reference !== null ? (await storage.get(stored)) ?? undefined : undefined;
   let rendered;
+  let layout: number;
   try {
-    rendered = await withRenderSlot(() => rerenderResult(t, original, { hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference, referenceKey: reference ? referenceKeyOf(reference) : null }));
+    // The watermark layout's hash decodes the original (once per instance): in the slot, like the render.
+    [rendered, layout] = await withRenderSlot(() =>
+      Promise.all([
+        rerenderResult(t, original, { hints, heal: healWork(heal, t.meta.width ?? 0, t.meta.height ?? 0), reference, referenceKey: reference ? referenceKeyOf(reference) : null }),
+        layoutOf(t.originalPath!, original),
+      ]),
+    );
   } catch (error) {
     throw toHttpError(error);
   }
   const { result } = rendered;
-  const preview = await makePreview(result.image, await layoutOf(t.originalPath, original));
+  const preview = await makePreview(result.image, layout);
   if (change.reference) await storage.put(referencePath!, change.reference.bytes, mimeFor(change.reference.format));
   const passPath = rendered.passChanged ? await keepPass(id, rendered.pass) : t.meta.passPath ?? null;
   // Purchase may have happened meanwhile: update only while still unpurchased.

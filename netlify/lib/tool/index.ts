@@ -1,6 +1,5 @@
 export { processImage, applyHints, applyHeal, applyReference, processImageOptionsSchema, hintsOf, toHttpError } from './image';
 export { sourceImageStill, videoDefaults } from './video-source';
-export { inspectImage } from '../image';
 export {
   parseVideoBody,
   queueVideo,

@@ -4,7 +4,9 @@ import { MSG } from '../../../src/lib/messages';
 
 /**
  * Per-client limits of the CPU-heavy tool endpoints (fixed windows in the database, shared by every
- * function instance). Counted after validation, so a typo does not use up a buyer's allowance.
+ * function instance). Counted before an upload is read, inspected or decoded (that is the work limited), after
+ * only the cheap checks of a small JSON body (its schema, the owner secret, the heal budget); a request the limit
+ * refuses uses up nothing.
  */
 export const TOOL_LIMITS = {
   image: { max: 40, windowSeconds: 600 },

@@ -1,12 +1,15 @@
 import { HttpError } from '../http';
 import { getStorage } from '../storage';
-import { photoAge } from '../image/looks-old';
-import { analysePhoto, asShares, decodeForVision } from '../vision';
+import { MAX_INPUT_PIXELS } from '../image';
+import { photoAge, photoAgeOfPixels } from '../image/looks-old';
+import { analysePhoto, asShares } from '../vision';
 import { restoreFirst } from '../video/restore-first';
 import { makePreview } from '../media/image-preview';
 import { getTransformation, type Transformation } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
+import { DEFAULTS_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
 import { jobOptions, jobSubjects, MAX_DETECTED_SUBJECTS, type VideoDefaults } from '../../../src/lib/tool/video-schema';
+import { decodeReduced } from './image-bounds';
 import { withRenderSlot } from './render-slots';
 import { paths } from './media';
 
@@ -14,16 +17,18 @@ import { paths } from './media';
 // colorize first"), or a finished image result ("Animate this photo"). The buyer's choices are stored with the
 // job as given; a choice left out is decided here from the photo, the same way the tab's defaults were.
 
-/** Long side of the copy faces and subjects are looked for on when the tab asks for its defaults. */
-const DEFAULTS_SIDE = 640;
+/** Long side of the copy the tab's defaults are judged on (faces, subjects, tone): the size the tab sends. */
+const DEFAULTS_SIDE = DEFAULTS_UPLOAD_SIDE;
 
 /**
  * The video tab's defaults for a photo: restore first when it looks old, faces brought to life when one faces the
  * camera, and the object detector's boxes, which the tab sends back with the job (the video function has no room
- * for the detector beside ffmpeg; this one has).
+ * for the detector beside ffmpeg; this one has). The photo is decoded once, to a DEFAULTS_SIDE copy both read;
+ * libvips refuses more than `maxPixels` (the caller's bound) from its header.
  */
-export async function videoDefaults(bytes: Buffer): Promise<VideoDefaults> {
-  const [age, vision] = await Promise.all([photoAge(bytes), decodeForVision(bytes, DEFAULTS_SIDE).then((rgb) => analysePhoto(rgb, { people: false }))]);
+export async function videoDefaults(bytes: Buffer, maxPixels = MAX_INPUT_PIXELS): Promise<VideoDefaults> {
+  const pixels = await decodeReduced(bytes, DEFAULTS_SIDE, maxPixels);
+  const [age, vision] = await Promise.all([photoAgeOfPixels(pixels), analysePhoto(pixels, { people: false })]);
   const frontal = vision.faces.filter((f) => f.frontal).length;
   const subjects = asShares(vision.subjects.slice(0, MAX_DETECTED_SUBJECTS), vision.width, vision.height);
   return { success: true, restoreFirst: age.old, restoreReason: age.why, animateFaces: frontal > 0, faces: frontal, subjects };

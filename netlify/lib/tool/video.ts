@@ -34,6 +34,7 @@ import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
 import { withoutMetadata } from '../media/strip-metadata';
 import { watermarkSeed } from '../media/watermark';
 import { jobStill, sourceImage } from './video-source';
+import { newOwnerSecret } from './ownership';
 
 /**
  * Video jobs: POST /api/process-video validates and queues, the job runs in the background function
@@ -71,8 +72,12 @@ export function parseVideoBody(input: unknown): z.infer<typeof processVideoReque
   return result.data;
 }
 
-/** Checks the request, stores the original and creates the queued job. Nothing is written on a bad input. */
-export async function queueVideo(body: VideoBody): Promise<Transformation> {
+/**
+ * Checks the request, stores the original and creates the queued job. Nothing is written on a bad input. The
+ * caller has checked that the request owns a `fromImageId` (ownership.ts); the new job's own owner secret comes
+ * back with it, for the creating browser only.
+ */
+export async function queueVideo(body: VideoBody): Promise<Transformation & { ownerSecret: string }> {
   const status = await videoEngineStatus();
   if (!status.available) throw new HttpError(503, MSG.videoUnavailable);
   let bytes: Buffer;
@@ -100,8 +105,10 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
     if (error instanceof VideoInputError) throw new HttpError(error.status, error.message);
     throw error;
   }
+  const owner = newOwnerSecret();
   const t = await createVideoJob({
     kind: 'video',
+    ownerSecretHash: owner.hash,
     model: selectVideoEngine(process.env).id,
     prompt: body.prompt,
     mode: body.mode,
@@ -123,7 +130,7 @@ export async function queueVideo(body: VideoBody): Promise<Transformation> {
     // EXIF carries where it was taken.
     await getStorage().put(originalPath, await withoutMetadata(bytes, header.format), `image/${header.format}`);
     if ('uploadId' in body) await discardUpload(body.uploadId);
-    return (await setTransformationPaths(t.id, { originalPath }))!;
+    return { ...(await setTransformationPaths(t.id, { originalPath }))!, ownerSecret: owner.secret };
   } catch (error) {
     await failTransformation(t.id, MSG.videoError).catch(() => {});
     throw error;

@@ -1,6 +1,7 @@
-import { DEFAULTS_UPLOAD_SIDE, INLINE_UPLOAD_MAX_BYTES, fileType, previewUrl, type ToolKind } from './constants';
+import { DEFAULTS_UPLOAD_SIDE, INLINE_UPLOAD_MAX_BYTES, REFERENCE_UPLOAD_SIDE, fileType, previewUrl, type ToolKind } from './constants';
 import { MSG } from '../messages';
 import { $purchases, type Purchases } from '../cart-state';
+import { ownerHeaders, rememberOwnerSecret } from '../owner-secrets';
 import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
 import type { TransformationStatus } from './status-schema';
 import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, type VideoResolution } from './video-modes';
@@ -10,10 +11,11 @@ import type { PublicHealth } from '../health';
 /**
  * Browser side of the tool's API. Small files go inline (multipart for images, a data URL for videos);
  * files over INLINE_UPLOAD_MAX_BYTES (Netlify's 6 MB function body cap, minus encoding overhead) are sent
- * straight to storage through a signed upload first. Every call returns the server's message on failure.
+ * straight to storage through a signed upload first. Every call returns the server's message on failure. An item's
+ * owner secret (../owner-secrets.ts) is kept from the answer that made it and sent with every request about it.
  */
 export type { ColorHint, HealMark, TransformationStatus };
-export type ImageResult = Omit<ImageAnswer, 'error'>;
+export type ImageResult = Omit<ImageAnswer, 'error' | 'ownerSecret'>;
 
 export interface VideoResult {
   transformationId: string;
@@ -60,10 +62,10 @@ function parse<T>(res: { status: number; text: string }, fallback: string): T {
   return data as T;
 }
 
-async function jsonRequest<T>(method: string, url: string, body: unknown, fallback: string): Promise<T> {
+async function jsonRequest<T>(method: string, url: string, body: unknown, fallback: string, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(url, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   }).catch(() => {
     throw new ApiError('Network error. Please check your connection and try again.', 0);
@@ -84,29 +86,35 @@ export async function uploadLarge(kind: ToolKind, file: File, onProgress?: Progr
   return grant.uploadId;
 }
 
+/** A new item: its owner secret is kept (the answer that made it is the only one that carries it). */
+function owned<T extends { transformationId: string; ownerSecret?: string }>(made: T): Omit<T, 'ownerSecret'> {
+  const { ownerSecret, ...item } = made;
+  rememberOwnerSecret(made.transformationId, ownerSecret);
+  return item;
+}
+
 export async function processImage(file: File, options: { model: string; prompt: string }, onProgress?: Progress): Promise<ImageResult> {
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('image', file, onProgress);
-    return jsonRequest<ImageResult>('POST', '/api/process-image', { uploadId, ...options }, MSG.imageError());
+    return owned(await jsonRequest<ImageAnswer>('POST', '/api/process-image', { uploadId, ...options }, MSG.imageError()));
   }
   const form = new FormData();
   form.append('file', file, file.name);
   form.append('model', options.model);
   form.append('prompt', options.prompt);
-  return parse<ImageResult>(await send('POST', '/api/process-image', form, {}, onProgress), MSG.imageError());
+  return owned(parse<ImageAnswer>(await send('POST', '/api/process-image', form, {}, onProgress), MSG.imageError()));
 }
 
+const itemUrl = (transformationId: string, part?: string) => `/api/transformations/${encodeURIComponent(transformationId)}${part ? `/${part}` : ''}`;
+
 export function applyHints(transformationId: string, hints: ColorHint[]): Promise<ImageResult> {
-  return jsonRequest<ImageResult>('POST', `/api/transformations/${encodeURIComponent(transformationId)}/hints`, { hints }, MSG.imageError());
+  return jsonRequest<ImageResult>('POST', itemUrl(transformationId, 'hints'), { hints }, MSG.imageError(), ownerHeaders(transformationId));
 }
 
 /** Re-renders with the full list of heal marks (they replace the stored ones; an empty list clears). */
 export function applyHeal(transformationId: string, marks: HealMark[]): Promise<ImageResult> {
-  return jsonRequest<ImageResult>('POST', `/api/transformations/${encodeURIComponent(transformationId)}/heal`, { marks }, MSG.imageError());
+  return jsonRequest<ImageResult>('POST', itemUrl(transformationId, 'heal'), { marks }, MSG.imageError(), ownerHeaders(transformationId));
 }
-
-/** Long side of the copy of a reference photo that is sent: only its colours' layout is used (at 320 px). */
-const REFERENCE_UPLOAD_SIDE = 1024;
 
 /**
  * A reduced JPEG copy of a photo, so a large camera file uploads quickly and stays under the function body
@@ -130,11 +138,11 @@ async function reducedCopy(file: File, side: number): Promise<Blob> {
 
 /** Colours the result from the buyer's colour photo; `null` goes back to automatic colours. */
 export async function applyReference(transformationId: string, file: File | null): Promise<ImageResult> {
-  const url = `/api/transformations/${encodeURIComponent(transformationId)}/reference`;
-  if (!file) return jsonRequest<ImageResult>('DELETE', url, undefined, MSG.imageError());
+  const url = itemUrl(transformationId, 'reference');
+  if (!file) return jsonRequest<ImageResult>('DELETE', url, undefined, MSG.imageError(), ownerHeaders(transformationId));
   const form = new FormData();
   form.append('file', await reducedCopy(file, REFERENCE_UPLOAD_SIDE), 'reference.jpg');
-  return parse<ImageResult>(await send('POST', url, form, {}), MSG.imageError());
+  return parse<ImageResult>(await send('POST', url, form, ownerHeaders(transformationId)), MSG.imageError());
 }
 
 function readAsDataUrl(file: Blob): Promise<string> {
@@ -151,7 +159,7 @@ function readAsDataUrl(file: Blob): Promise<string> {
  * "Animate this photo" the finished image's id (the server reads its restored file).
  */
 export async function videoDefaults(source: File | { imageId: string }): Promise<VideoDefaults> {
-  if (!(source instanceof File)) return jsonRequest('POST', '/api/video-defaults', { fromImageId: source.imageId }, MSG.videoError);
+  if (!(source instanceof File)) return jsonRequest('POST', '/api/video-defaults', { fromImageId: source.imageId }, MSG.videoError, ownerHeaders(source.imageId));
   const form = new FormData();
   form.append('file', await reducedCopy(source, DEFAULTS_UPLOAD_SIDE), 'photo.jpg');
   return parse<VideoDefaults>(await send('POST', '/api/video-defaults', form, {}), MSG.videoError);
@@ -167,10 +175,14 @@ export type VideoJobOptions = {
   subjects?: DetectedSubject[];
 };
 
+/** process-video's answer (202): the queued job and its owner secret. */
+type VideoJobAnswer = { transformationId: string; ownerSecret?: string };
+
 /** "Animate this photo": a clip made from a finished image result (the server reads its restored file). */
-export function startVideoFromImage(imageId: string, options: Omit<VideoJobOptions, 'restoreFirst'>): Promise<{ transformationId: string }> {
+export async function startVideoFromImage(imageId: string, options: Omit<VideoJobOptions, 'restoreFirst'>): Promise<{ transformationId: string }> {
   const { prompt, mode, resolution, animateFaces, subjects } = options;
-  return jsonRequest('POST', '/api/process-video', { fromImageId: imageId, prompt, mode, resolution, animateFaces, subjects, duration: VIDEO_DURATION_SECONDS, watermark: true }, MSG.videoError);
+  const body = { fromImageId: imageId, prompt, mode, resolution, animateFaces, subjects, duration: VIDEO_DURATION_SECONDS, watermark: true };
+  return owned(await jsonRequest<VideoJobAnswer>('POST', '/api/process-video', body, MSG.videoError, ownerHeaders(imageId)));
 }
 
 export async function startVideo(file: File, options: VideoJobOptions, onProgress?: Progress): Promise<{ transformationId: string }> {
@@ -178,25 +190,25 @@ export async function startVideo(file: File, options: VideoJobOptions, onProgres
   const common = { prompt, mode, resolution, restoreFirst, animateFaces, subjects, duration: VIDEO_DURATION_SECONDS, watermark: true };
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('video', file, onProgress);
-    return jsonRequest('POST', '/api/process-video', { uploadId, ...common }, MSG.videoError);
+    return owned(await jsonRequest<VideoJobAnswer>('POST', '/api/process-video', { uploadId, ...common }, MSG.videoError));
   }
   const imageData = await readAsDataUrl(file);
-  return jsonRequest('POST', '/api/process-video', { imageData, ...common }, MSG.videoError);
+  return owned(await jsonRequest<VideoJobAnswer>('POST', '/api/process-video', { imageData, ...common }, MSG.videoError));
 }
 
 export async function getTransformation(id: string): Promise<TransformationStatus> {
-  const res = await fetch(`/api/transformations/${encodeURIComponent(id)}`, { cache: 'no-store' });
+  const res = await fetch(itemUrl(id), { cache: 'no-store', headers: ownerHeaders(id) });
   const data = (await res.json().catch(() => ({}))) as Partial<TransformationStatus>;
   if (!res.ok) throw new ApiError(data.error || MSG.videoError, res.status);
   return data as TransformationStatus;
 }
 
-/** The status, or null when the server no longer knows the id (other failures throw). */
+/** The status, or null when the server no longer knows the id or it is not this browser's (other failures throw). */
 async function findTransformation(id: string): Promise<TransformationStatus | null> {
   try {
     return await getTransformation(id);
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 400 || error.status === 404)) return null;
+    if (error instanceof ApiError && (error.status === 400 || error.status === 403 || error.status === 404)) return null;
     throw error;
   }
 }

@@ -35,6 +35,18 @@ export const previewUrl = (transformationId: string) => `/api/transformations/${
 
 /** Long side of the copy the video tab's defaults are judged on (tone statistics, faces and the detector's boxes). */
 export const DEFAULTS_UPLOAD_SIDE = 640;
+/**
+ * The largest photo /api/video-defaults takes (long side, read from the header before anything is decoded): the tab
+ * sends a DEFAULTS_UPLOAD_SIDE copy, and the vision models gain nothing past 1280 px.
+ */
+export const DEFAULTS_MAX_SIDE = 2 * DEFAULTS_UPLOAD_SIDE;
+/** Long side of the copy of a colour reference photo the image tab sends: only its colours' layout is used (at 320 px). */
+export const REFERENCE_UPLOAD_SIDE = 1024;
+/**
+ * The largest colour reference photo taken (long side, from the header): browsers cannot reduce a TIFF, so one is
+ * sent as it is, and this leaves room for a scanned print (a 6 × 4 in print at 600 dpi is 3600 px).
+ */
+export const REFERENCE_MAX_SIDE = 4096;
 
 /** Poll interval of a running video job. */
 export const VIDEO_POLL_MS = 1500;

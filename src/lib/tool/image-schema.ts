@@ -98,6 +98,8 @@ export const imageAnswerSchema = z.object({
   tone: toneSchema.nullable(),
   /** Whether the result takes its colours from the buyer's reference photo. */
   reference: z.boolean(),
+  /** process-image's answer only: the new item's owner secret (./ownership.ts), which the browser keeps. */
+  ownerSecret: z.string().optional(),
   error: z.null(),
 });
 export type ImageAnswer = z.infer<typeof imageAnswerSchema>;

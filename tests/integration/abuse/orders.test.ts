@@ -15,6 +15,7 @@ import { confirmationSentence } from '../../../src/lib/checkout-status';
 import { CHECKOUT_LIMIT } from '../../../netlify/lib/orders/place-order';
 import { MAIL_LIMITS } from '../../../netlify/lib/mail/order-confirmation';
 import { countRows, newKey, seedCompleted } from '../platform/helpers/seed';
+import { FakeStripe } from '../../support/fake-stripe';
 import { BASE, client, count, useEmbeddedPlatform } from './helpers';
 
 useEmbeddedPlatform();
@@ -66,6 +67,69 @@ describe('checkout: retries never lose an order or pay twice', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(await countRows()).toEqual(before);
+  });
+});
+
+describe('checkout: nobody buys another browser’s result from its id', () => {
+  const pay = (body: unknown) =>
+    checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), client() as never);
+  const refusedAsNotYours = async (res: Response) => {
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe(MSG.notYourCartItem);
+  };
+
+  it.each([
+    ['without its owner secret', async () => undefined],
+    ['with another item’s secret', async () => (await seedCompleted('image', { owned: true })).ownerSecret],
+  ])('an item %s is refused (403) and nothing is written or sold', async (_, secretOf) => {
+    const item = await seedCompleted('image', { owned: true });
+    const before = await countRows();
+    const ownerSecret = await secretOf();
+    await refusedAsNotYours(await pay({ items: [{ transformationId: item.id, ...(ownerSecret && { ownerSecret }) }], idempotencyKey: newKey() }));
+    expect(await countRows()).toEqual(before);
+    expect((await getTransformation(item.id))!.purchased).toBe(false);
+  });
+
+  it('a cart that mixes the buyer’s own result with someone else’s is refused whole', async () => {
+    const mine = await seedCompleted('image', { owned: true });
+    const theirs = await seedCompleted('video', { owned: true });
+    const before = await countRows();
+    await refusedAsNotYours(await pay({ items: [{ transformationId: mine.id, ownerSecret: mine.ownerSecret }, { transformationId: theirs.id }, { packageId: 'basic-restoration' }], idempotencyKey: newKey() }));
+    expect(await countRows()).toEqual(before);
+  });
+
+  it('the owner buys with the secret, priced by the server; the owner’s later payment is never refunded for a stranger’s', async () => {
+    const item = await seedCompleted('video', { owned: true });
+    await refusedAsNotYours(await pay({ items: [{ transformationId: item.id }], idempotencyKey: newKey() }));
+    const res = await pay({ items: [{ transformationId: item.id, ownerSecret: item.ownerSecret }], idempotencyKey: newKey() });
+    expect(res.status).toBe(200);
+    expect((await res.json()).amount).toBe(ITEM_PRICES.video);
+    expect((await getTransformation(item.id))!.purchased).toBe(true);
+  });
+
+  it('with Stripe too: refused before any Checkout Session is opened or payment recorded', async () => {
+    const stripe = await new FakeStripe().start();
+    Object.assign(process.env, stripe.env(), { DEPLOY_URL: BASE });
+    try {
+      const item = await seedCompleted('image', { owned: true });
+      const before = await countRows();
+      await refusedAsNotYours(await pay({ items: [{ transformationId: item.id }], idempotencyKey: newKey() }));
+      expect(stripe.sessions.size).toBe(0);
+      expect(await countRows()).toEqual(before);
+      const mine = await pay({ items: [{ transformationId: item.id, ownerSecret: item.ownerSecret }], idempotencyKey: newKey() });
+      expect(mine.status).toBe(200);
+      expect(stripe.sessions.size).toBe(1);
+    } finally {
+      for (const k of ['PAYMENTS', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE', 'DEPLOY_URL']) delete process.env[k];
+      await stripe.stop();
+    }
+  });
+
+  it('a malformed owner secret is a 400, and an item from before owner secrets is still bought without one', async () => {
+    const item = await seedCompleted('image', { owned: true });
+    expect((await pay({ items: [{ transformationId: item.id, ownerSecret: 'guess' }], idempotencyKey: newKey() })).status).toBe(400);
+    const legacy = await seedCompleted('image');
+    expect((await pay({ items: [{ transformationId: legacy.id }], idempotencyKey: newKey() })).status).toBe(200);
   });
 });
 

@@ -18,6 +18,7 @@ import { TEST_HEALTH_SECRET, operatorHealthRequest } from '../../support/operato
 import { MSG } from '../../../src/lib/messages';
 import { newKey, seedCompleted } from '../platform/helpers/seed';
 import { BASE, client, count, useEmbeddedPlatform } from './helpers';
+import { keepOwner, owner } from '../tool/helpers';
 
 useEmbeddedPlatform();
 
@@ -75,7 +76,7 @@ describe('uploads keep no location data', () => {
     form.append('prompt', 'Restore and colour this photo');
     const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', body: form }), client() as never);
     expect(res.status).toBe(200);
-    return (await res.json()).transformationId as string;
+    return keepOwner(await res.json()).transformationId as string;
   };
   const served = async (url: string) => Buffer.from(await (await files(new Request(new URL(url, BASE)), {})).arrayBuffer());
   const noMetadata = async (bytes: Buffer) => {
@@ -90,7 +91,7 @@ describe('uploads keep no location data', () => {
     expect(photo.includes('PhoneCo')).toBe(true);
     expect((await sharp(photo).metadata()).exif).toBeDefined();
     const id = await restore(photo);
-    const status = await (await transformations(new Request(`${BASE}/api/transformations/${id}`), {})).json();
+    const status = await (await transformations(new Request(`${BASE}/api/transformations/${id}`, { headers: owner(id) }), {})).json();
     for (const url of [status.originalImageUrl, status.originalUrl, status.processedUrl]) await noMetadata(await served(url));
     // And what is kept in storage: nothing there to leak later either.
     await noMetadata((await getStorage().get((await getTransformation(id))!.originalPath!))!);
@@ -107,7 +108,7 @@ describe('uploads keep no location data', () => {
     const id = await restore(grey);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(await phonePhoto(96, 64))], { type: 'image/jpeg' }), 'reference.jpg');
-    const res = await imageReference(new Request(`${BASE}/api/transformations/${id}/reference`, { method: 'POST', body: form }), client() as never);
+    const res = await imageReference(new Request(`${BASE}/api/transformations/${id}/reference`, { method: 'POST', headers: owner(id), body: form }), client() as never);
     expect(res.status).toBe(200);
     await noMetadata((await getStorage().get((await getTransformation(id))!.meta.referencePath!))!);
   });

@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import downloads from '../../../netlify/functions/downloads.mts';
 import files from '../../../netlify/functions/files.mts';
 import imageHeal from '../../../netlify/functions/image-heal.mts';
 import imageHints from '../../../netlify/functions/image-hints.mts';
+import imageReference from '../../../netlify/functions/image-reference.mts';
+import processVideo from '../../../netlify/functions/process-video.mts';
+import videoDefaults from '../../../netlify/functions/video-defaults.mts';
 import orders from '../../../netlify/functions/orders.mts';
 import processImage from '../../../netlify/functions/process-image.mts';
 import toolUploads from '../../../netlify/functions/tool-uploads.mts';
@@ -28,6 +32,10 @@ import { uploadWatermarkSeed, watermarkOverlay } from '../../../netlify/lib/medi
 import { previewLongSide } from '../../../netlify/lib/media/image-preview';
 import { WATERMARK } from '../../../src/lib/watermark-spec';
 import { MSG } from '../../../src/lib/messages';
+import { OWNER_SECRET_HEADER, OWNER_SECRET_PATTERN } from '../../../src/lib/tool/ownership';
+import { DEFAULTS_MAX_SIDE, previewUrl, REFERENCE_MAX_SIDE } from '../../../src/lib/tool/constants';
+import { enforceToolLimit, TOOL_LIMITS } from '../../../netlify/lib/tool/rate-limits';
+import { pngHeader } from '../tool/helpers';
 import { seedCompleted } from '../platform/helpers/seed';
 import { BASE, client, count, useEmbeddedPlatform } from './helpers';
 
@@ -259,5 +267,159 @@ describe('the preview does not give the product away', () => {
     const marked = (p: number) => alpha[p]! > 0;
     expect(psnr(invertWhiteOverlay(await rawOf(preview), alpha), reference, marked)).toBeLessThanOrEqual(22);
     expect(psnr(await rawOf(preview), reference, (p) => !marked(p))).toBeGreaterThan(30);
+  });
+});
+
+describe('an item’s id is no key: only the browser that made it uses it', () => {
+  /** A finished image with an owner secret (none: a legacy item) and a stored original, as process-image leaves one. */
+  const ownedImage = async (owned = true) => {
+    const t = await seedCompleted('image', { owned });
+    const originalPath = `originals/${t.id}.png`;
+    await getStorage().put(originalPath, await sharp({ create: { width: 64, height: 48, channels: 3, background: '#654321' } }).png().toBuffer(), 'image/png');
+    await query(`update media_transformations set original_path = $2, hints = hints || '{"width": 64, "height": 48}'::jsonb where id = $1`, [t.id, originalPath]);
+    return { ...t, originalPath, secret: t.ownerSecret! };
+  };
+  const as = (secret?: string): Record<string, string> => (secret ? { [OWNER_SECRET_HEADER]: secret } : {});
+  const status = (id: string, secret?: string) => transformations(new Request(`${BASE}/api/transformations/${id}`, { headers: as(secret) }), {});
+  const postJson = (fn: typeof imageHeal, path: string, body: unknown, secret?: string, ctx = client()) =>
+    fn(new Request(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...as(secret) }, body: JSON.stringify(body) }), ctx as never);
+  const refusedAsNotYours = async (res: Response) => {
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe(MSG.notYourItem);
+  };
+
+  it('the status answer (it carries the original) needs the owner secret; the owner gets it as before', async () => {
+    const item = await ownedImage();
+    await refusedAsNotYours(await status(item.id));
+    const mine = await status(item.id, item.secret);
+    expect(mine.status).toBe(200);
+    expect((await mine.json()).originalImageUrl).toMatch(new RegExp(`originals/${item.id}\\.png`));
+  });
+
+  it.each([
+    ['another item’s secret', async () => (await seedCompleted('image', { owned: true })).ownerSecret!],
+    ['a malformed secret', async () => 'not-a-secret'],
+    ['a secret of the right shape that was never handed out', async () => 'A'.repeat(43)],
+  ])('%s gets the same 403 as none', async (_, secretOf) => {
+    const item = await ownedImage();
+    await refusedAsNotYours(await status(item.id, await secretOf()));
+  });
+
+  it('the shared preview link still shows the watermarked preview (never the original) to anyone', async () => {
+    const item = await ownedImage();
+    const res = await transformations(new Request(`${BASE}${previewUrl(item.id)}`), {});
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toMatch(new RegExp(`previews/${item.id}\\.jpg`));
+    expect(res.headers.get('location')).not.toContain('originals/');
+  });
+
+  it.each([
+    ['heal', imageHeal, 'heal', { marks: [{ points: [{ x: 0.5, y: 0.5 }] }] }],
+    ['colour hints', imageHints, 'hints', { hints: [{ x: 0.5, y: 0.5, color: '#ff0000' }] }],
+  ] as const)('%s of another browser’s image is 403: nothing rendered, counted or stored', async (_, fn, part, body) => {
+    const item = await ownedImage();
+    const before = await count('rate_limits');
+    await refusedAsNotYours(await postJson(fn as typeof imageHeal, `/api/transformations/${item.id}/${part}`, body));
+    expect(await count('rate_limits')).toBe(before);
+    expect(await count('work_slots')).toBe(0);
+    expect((await getStorage().get(item.resultPath!))!.equals(item.clean)).toBe(true);
+    expect((await getTransformation(item.id))!.meta).toMatchObject({ healMarks: [], colorHints: [] });
+  });
+
+  it('a colour reference for another browser’s image is 403 before its photo is even read; removing one too', async () => {
+    const item = await ownedImage();
+    let read = false;
+    // No buffering ahead (high-water mark 0): the stream is pulled only when the function reads the body.
+    const photo = new ReadableStream<Uint8Array>({ pull(c) { read = true; c.close(); } }, { highWaterMark: 0 });
+    const url = `${BASE}/api/transformations/${item.id}/reference`;
+    await refusedAsNotYours(await imageReference(new Request(url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: photo, duplex: 'half' } as RequestInit), client() as never));
+    expect(read).toBe(false);
+    await refusedAsNotYours(await imageReference(new Request(url, { method: 'DELETE' }), client() as never));
+    expect((await getTransformation(item.id))!.hints).not.toHaveProperty('referencePath');
+  });
+
+  it('"Animate this photo" from another browser’s image is 403, for the job and for the tab’s defaults; no job is made', async () => {
+    const item = await ownedImage();
+    const before = await count('media_transformations');
+    await refusedAsNotYours(await postJson(processVideo, '/api/process-video', { fromImageId: item.id, prompt: 'Slowly zoom in on the subject', mode: 'standard', duration: 5 }));
+    await refusedAsNotYours(await postJson(videoDefaults, '/api/video-defaults', { fromImageId: item.id }));
+    expect(await count('media_transformations')).toBe(before);
+  });
+
+  it('the owner’s secret is kept as a hash only, and a new item’s answer hands it to its maker once', async () => {
+    const photo = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#777777' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/png' }), 'old.png');
+    form.append('model', 'sd-xl');
+    form.append('prompt', 'Restore this photo please');
+    const made = await (await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', body: form }), client() as never)).json();
+    expect(made.ownerSecret).toMatch(OWNER_SECRET_PATTERN);
+    const [row] = await query<{ hash: string; hints: string }>('select owner_secret_hash as hash, hints::text as hints from media_transformations where id = $1', [made.transformationId]);
+    expect(row!.hash).toBe(createHash('sha256').update(made.ownerSecret).digest('hex'));
+    expect(row!.hints).not.toContain(made.ownerSecret);
+    // Every later answer about it leaves the secret out.
+    const again = await (await status(made.transformationId, made.ownerSecret)).json();
+    expect(JSON.stringify(again)).not.toContain(made.ownerSecret);
+    await refusedAsNotYours(await status(made.transformationId));
+  });
+
+  it('an item made before owner secrets (no hash) keeps working as it did, without one', async () => {
+    const legacy = await ownedImage(false);
+    expect(legacy.ownerSecretHash).toBeNull();
+    const res = await status(legacy.id);
+    expect(res.status).toBe(200);
+    expect((await res.json()).originalImageUrl).toMatch(new RegExp(`originals/${legacy.id}\\.png`));
+  });
+});
+
+describe('image endpoints bound their work before it starts', () => {
+  /** A PNG whose header declares width × height and that holds no pixels at all: decoding it could only fail. */
+  const declaredOnly = (width: number, height: number) => {
+    const png = pngHeader(width, height);
+    return Buffer.concat([png, Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82])]);
+  };
+  const defaults = (bytes: Buffer, ctx = client()) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'photo.png');
+    return videoDefaults(new Request(`${BASE}/api/video-defaults`, { method: 'POST', body: form }), ctx as never);
+  };
+
+  it('a 129 KB PNG of 6324 × 6324 px at /api/video-defaults is refused (413) from its header: what the tab sends is 640 px', async () => {
+    const bomb = await sharp({ create: { width: 6324, height: 6324, channels: 3, background: '#808080' } }).png().toBuffer();
+    expect(bomb.length).toBeLessThan(140_000);
+    const res = await defaults(bomb);
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toBe(MSG.photoTooLargeFor(DEFAULTS_MAX_SIDE));
+    // The same answer for a file that declares the size and holds nothing to decode: the header alone decided.
+    const empty = await defaults(declaredOnly(6324, 6324));
+    expect(empty.status).toBe(413);
+    expect((await empty.json()).error).toBe(MSG.photoTooLargeFor(DEFAULTS_MAX_SIDE));
+    // A file within the bound that holds nothing is read, and refused as damaged.
+    expect((await defaults(declaredOnly(DEFAULTS_MAX_SIDE, 200))).status).toBe(400);
+  });
+
+  it('a colour reference larger than any the page sends is refused from its header (413), before it is decoded', async () => {
+    const item = await seedCompleted('image', { owned: true });
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(declaredOnly(REFERENCE_MAX_SIDE + 1, 100))], { type: 'image/png' }), 'ref.png');
+    const res = await imageReference(new Request(`${BASE}/api/transformations/${item.id}/reference`, { method: 'POST', headers: { [OWNER_SECRET_HEADER]: item.ownerSecret! }, body: form }), client() as never);
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toBe(MSG.photoTooLargeFor(REFERENCE_MAX_SIDE));
+  });
+
+  it.each([
+    ['/api/process-image', 'image', processImage],
+    ['/api/video-defaults', 'defaults', videoDefaults],
+    ['/api/process-video', 'video', processVideo],
+  ] as const)('a client past its allowance at %s is refused (429) before its upload is read', async (path, kind, fn) => {
+    const ctx = client();
+    for (let i = 0; i < TOOL_LIMITS[kind].max; i++) await enforceToolLimit(kind, ctx);
+    let read = false;
+    const upload = new ReadableStream<Uint8Array>({ pull(c) { read = true; c.enqueue(new Uint8Array(1024)); c.close(); } }, { highWaterMark: 0 });
+    const type = kind === 'video' ? 'application/json' : 'multipart/form-data; boundary=x';
+    const res = await (fn as typeof processImage)(new Request(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': type }, body: upload, duplex: 'half' } as RequestInit), ctx as never);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    expect(read).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { OWNER_SECRET_HEADER } from '../../../src/lib/tool/ownership';
 
 export const BASE = 'http://localhost:8888';
 
@@ -17,17 +18,20 @@ export async function greyPhoto(width = 320, height = 240, format: 'png' | 'jpeg
   return format === 'png' ? img.png().toBuffer() : img.jpeg({ quality: 90 }).toBuffer();
 }
 
-/** A PNG whose header claims 100 000 × 100 000 pixels (a decompression bomb's signature). */
-export function pngBombHeader(): Buffer {
+/** The first 64 bytes of a PNG whose IHDR declares width × height (8-bit grey), and nothing else. */
+export function pngHeader(width: number, height: number): Buffer {
   const b = Buffer.alloc(64);
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
   b.writeUInt32BE(13, 8);
   b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(100_000, 16);
-  b.writeUInt32BE(100_000, 20);
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
   b[24] = 8; b[25] = 0;
   return b;
 }
+
+/** A PNG whose header claims 100 000 × 100 000 pixels (a decompression bomb's signature). */
+export const pngBombHeader = (): Buffer => pngHeader(100_000, 100_000);
 
 export function multipart(fields: Record<string, string | { name: string; type: string; bytes: Buffer }>): FormData {
   const form = new FormData();
@@ -90,4 +94,30 @@ export function damageContrast(grey: Uint8Array | Buffer): { bar: number; spot: 
   }
   const at = (dx: number) => grey[spot.y * W + spot.x + dx]!;
   return { bar: sum / rows, spot: at(0) - (at(-8) + at(8)) / 2 };
+}
+
+// ——— Owner secrets, as the browser keeps them (src/lib/owner-secrets.ts) ———
+
+const ownerSecrets = new Map<string, string>();
+
+/**
+ * Keeps the owner secret of the item an answer made (process-image, process-video: `transformationId`), or that
+ * `queueVideo` returned (`id`), as the browser does.
+ */
+export function keepOwner<T extends { transformationId?: unknown; id?: unknown; ownerSecret?: unknown }>(made: T): T {
+  const id = made.transformationId ?? made.id;
+  if (typeof id === 'string' && typeof made.ownerSecret === 'string') ownerSecrets.set(id, made.ownerSecret);
+  return made;
+}
+
+/** The header that proves ownership of an item this test made (none for one it did not make). */
+export function owner(id: string): Record<string, string> {
+  const secret = ownerSecrets.get(id);
+  return secret ? { [OWNER_SECRET_HEADER]: secret } : {};
+}
+
+/** A checkout item as the cart sends it: the id, with the owner secret when this test made the item. */
+export function cartItem(id: string): { transformationId: string; ownerSecret?: string } {
+  const secret = ownerSecrets.get(id);
+  return { transformationId: id, ...(secret && { ownerSecret: secret }) };
 }

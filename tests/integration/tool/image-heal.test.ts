@@ -13,7 +13,7 @@ import { decodePass, encodePass } from '../../../netlify/lib/image/render-cache'
 import { runMaintenance } from '../../../netlify/lib/tool/maintenance';
 import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
-import { BASE, DAMAGED, damageContrast, damagedPhoto, multipart } from './helpers';
+import { BASE, cartItem, DAMAGED, damageContrast, damagedPhoto, keepOwner, multipart, owner } from './helpers';
 
 // The heal brush: POST /api/transformations/{id}/heal against the embedded database and storage.
 useEmbeddedPlatform();
@@ -28,13 +28,13 @@ const CLICK = { points: [px(SPOT.x, SPOT.y)], radius: 0.016 };
 async function restore(): Promise<string> {
   const bytes = await damagedPhoto();
   const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', body: multipart({ file: { name: 'old.png', type: 'image/png', bytes }, model: 'sd-xl', prompt: PROMPT }) }), {});
-  const body = await res.json();
+  const body = keepOwner(await res.json());
   expect(res.status, JSON.stringify(body)).toBe(200);
   return body.transformationId;
 }
 
 const post = (fn: typeof imageHeal, id: string, what: string, body: string) =>
-  fn(new Request(`${BASE}/api/transformations/${id}/${what}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }), {});
+  fn(new Request(`${BASE}/api/transformations/${id}/${what}`, { method: 'POST', headers: { 'content-type': 'application/json', ...owner(id) }, body }), {});
 const heal = (id: string, marks: unknown) => post(imageHeal, id, 'heal', JSON.stringify({ marks }));
 const hints = (id: string, list: unknown) => post(imageHints, id, 'hints', JSON.stringify({ hints: list }));
 
@@ -72,7 +72,7 @@ describe('heal brush', () => {
     expect(Math.abs((await damage(id)).bar)).toBeLessThan(6);
 
     // The saved result shows them too (a reload of the tool).
-    const status = await (await transformations(new Request(`${BASE}/api/transformations/${id}`), {})).json();
+    const status = await (await transformations(new Request(`${BASE}/api/transformations/${id}`, { headers: owner(id) }), {})).json();
     expect(status.healMarks).toEqual([STROKE, CLICK]);
 
     // Undo: the list without its last mark. The spot comes back, the bar stays healed.
@@ -125,7 +125,7 @@ describe('heal brush', () => {
   it('is refused once the image is purchased', async () => {
     const id = await restore();
     const paid = await checkout(
-      new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ transformationId: id }], idempotencyKey: newKey() }) }),
+      new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [cartItem(id)], idempotencyKey: newKey() }) }),
       {},
     );
     expect(paid.status).toBe(200);

@@ -10,7 +10,7 @@ import { rgbBufferToLab } from '../../../netlify/lib/image/lab';
 import { MSG } from '../../../src/lib/messages';
 import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
-import { BASE, colourScene, greyPhoto, multipart } from './helpers';
+import { BASE, cartItem, colourScene, greyPhoto, keepOwner, multipart, owner } from './helpers';
 
 // The buyer's colour reference photo: POST/DELETE /api/transformations/{id}/reference against the embedded
 // database and storage.
@@ -21,7 +21,7 @@ const W = 320, H = 240;
 
 async function restore(bytes: Buffer, name = 'old.png'): Promise<string> {
   const res = await processImage(new Request(`${BASE}/api/process-image`, { method: 'POST', body: multipart({ file: { name, type: 'image/png', bytes }, model: 'sd-xl', prompt: PROMPT }) }), {});
-  const body = await res.json();
+  const body = keepOwner(await res.json());
   expect(res.status, JSON.stringify(body)).toBe(200);
   return body.transformationId;
 }
@@ -30,6 +30,7 @@ const reference = (id: string, bytes?: Buffer, method = 'POST') =>
   imageReference(
     new Request(`${BASE}/api/transformations/${id}/reference`, {
       method,
+      headers: owner(id),
       ...(method === 'POST' ? { body: multipart(bytes ? { file: { name: 'ref.png', type: 'image/png', bytes } } : {}) } : {}),
     }),
     {},
@@ -72,7 +73,7 @@ describe('colour reference photo', () => {
 
     // A hint re-render keeps the reference.
     const hinted = await imageHints(
-      new Request(`${BASE}/api/transformations/${id}/hints`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hints: [{ x: 0.5, y: 0.9, color: '#20a040' }] }) }),
+      new Request(`${BASE}/api/transformations/${id}/hints`, { method: 'POST', headers: { 'content-type': 'application/json', ...owner(id) }, body: JSON.stringify({ hints: [{ x: 0.5, y: 0.9, color: '#20a040' }] }) }),
       {},
     );
     expect(await hinted.json()).toMatchObject({ reference: true, hints: [{ x: 0.5, y: 0.9, color: '#20a040' }] });
@@ -113,7 +114,7 @@ describe('colour reference photo', () => {
 
     // After purchase the file is final.
     const paid = await checkout(
-      new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ transformationId: id }], idempotencyKey: newKey() }) }),
+      new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [cartItem(id)], idempotencyKey: newKey() }) }),
       {},
     );
     expect(paid.status).toBe(200);

@@ -14,7 +14,7 @@ import { MSG } from '../../../src/lib/messages';
 import { ITEM_PRICES } from '../../../src/lib/catalog';
 import { startEmbedded } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
-import { BASE, greyPhoto, multipart, pngBombHeader } from './helpers';
+import { BASE, cartItem, greyPhoto, keepOwner, multipart, owner, pngBombHeader } from './helpers';
 
 let platform: Awaited<ReturnType<typeof startEmbedded>>;
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe('POST /api/process-image', () => {
   it('restores a greyscale photo: preview served, clean file only after purchase', async () => {
     const png = await greyPhoto();
     const res = await post(multipart({ file: { name: 'old.png', type: 'image/png', bytes: png }, model: 'sd-xl', prompt: PROMPT }));
-    const body = await res.json();
+    const body = keepOwner(await res.json());
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ success: true, error: null });
     expect(body.processedUrl).toMatch(/^\/api\/files\/previews\/.+\.jpg\?.*t=\d+/);
@@ -76,7 +76,7 @@ describe('POST /api/process-image', () => {
       new Request(`${BASE}/api/checkout`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items: [{ transformationId: t.id }], idempotencyKey: newKey() }),
+        body: JSON.stringify({ items: [cartItem(t.id)], idempotencyKey: newKey() }),
       }),
       {},
     );
@@ -91,7 +91,7 @@ describe('POST /api/process-image', () => {
     const late = await imageHints(
       new Request(`${BASE}/api/transformations/${t.id}/hints`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...owner(t.id) },
         body: JSON.stringify({ hints: [{ x: 0.5, y: 0.5, color: '#ff0000' }] }),
       }),
       {},
@@ -101,14 +101,14 @@ describe('POST /api/process-image', () => {
 
   it('stores colour hints and re-renders the result', async () => {
     const png = await greyPhoto();
-    const first = await (await post(multipart({ file: { name: 'a.png', type: 'image/png', bytes: png }, model: 'sd-v1.5', prompt: PROMPT }))).json();
+    const first = keepOwner(await (await post(multipart({ file: { name: 'a.png', type: 'image/png', bytes: png }, model: 'sd-v1.5', prompt: PROMPT }))).json());
     const id = first.transformationId;
     const cleanBefore = (await getStorage().get(`results/${id}.jpg`))!;
     const hints = [{ x: 0.5, y: 0.6, color: '#d02020' }, { x: 0.1, y: 0.1, color: '#2060ff' }];
     const res = await imageHints(
       new Request(`${BASE}/api/transformations/${id}/hints`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...owner(id) },
         body: JSON.stringify({ hints }),
       }),
       {},

@@ -13,24 +13,30 @@ import { getTransformation } from '../../../netlify/lib/transformations';
 import { queueVideo, runVideoJob, jobSignature } from '../../../netlify/lib/tool';
 import { MSG } from '../../../src/lib/messages';
 import { useEmbeddedPlatform } from '../platform/helpers/backends';
-import { BASE, dataUrl, greyPhoto, pngBombHeader } from './helpers';
+import { BASE, cartItem, dataUrl, greyPhoto, keepOwner, owner, pngBombHeader } from './helpers';
+import { client } from '../abuse/helpers';
 import { transformationItem } from '../../../src/lib/catalog';
 import { makeScene } from '../../../bench/video/scenes';
 import { probe } from '../../support/video';
 
 useEmbeddedPlatform({ VIDEO_JOB_RUNNER: 'inline' });
 
-const post = (body: unknown) =>
-  processVideo(
+/** Each call as a new visitor (the video allowance is counted before the body is read), keeping the item's secret. */
+const post = async (body: unknown) => {
+  const res = await processVideo(
     new Request(`${BASE}/api/process-video`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     }),
-    {},
+    client(),
   );
+  keepOwner(await res.clone().json().catch(() => ({})));
+  return res;
+};
+const queue = async (body: Parameters<typeof queueVideo>[0]) => keepOwner(await queueVideo(body));
 const status = async (id: string) => {
-  const res = await transformations(new Request(`${BASE}/api/transformations/${id}`), {});
+  const res = await transformations(new Request(`${BASE}/api/transformations/${id}`, { headers: owner(id) }), {});
   return { status: res.status, body: await res.json() };
 };
 const rowCount = async () => (await query<{ n: number }>('select count(*)::int as n from media_transformations'))[0]!.n;
@@ -92,7 +98,7 @@ describe('POST /api/process-video', () => {
       new Request(`${BASE}/api/checkout`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items: [{ transformationId: t.id }], idempotencyKey: crypto.randomUUID() }),
+        body: JSON.stringify({ items: [cartItem(t.id)], idempotencyKey: crypto.randomUUID() }),
       }),
       {},
     );
@@ -105,7 +111,7 @@ describe('POST /api/process-video', () => {
   it('keeps 720p when no resolution is asked for, and records a flat move with its reason', async () => {
     // A textured backdrop with nothing in front of it: no subject to lift off.
     const photo = (await makeScene('none', 480, 360)).jpeg;
-    const t = await queueVideo({ imageData: dataUrl(photo), prompt: PROMPT, mode: 'standard', duration: 5 });
+    const t = await queue({ imageData: dataUrl(photo), prompt: PROMPT, mode: 'standard', duration: 5 });
     expect(t.hints).toMatchObject({ resolution: '720p' });
     const done = (await runVideoJob(t.id))!;
     expect(done).toMatchObject({ status: 'completed' });
@@ -141,7 +147,7 @@ describe('POST /api/process-video', () => {
   });
 
   it('fails an aborted job with a clear message', async () => {
-    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', duration: 5 });
+    const t = await queue({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', duration: 5 });
     const controller = new AbortController();
     const run = runVideoJob(t.id, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
@@ -153,13 +159,13 @@ describe('POST /api/process-video', () => {
   });
 
   it('fails a job that timed out', async () => {
-    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', duration: 5 });
+    const t = await queue({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', duration: 5 });
     const done = await runVideoJob(t.id, { timeoutMs: 1 });
     expect(done).toMatchObject({ status: 'failed', error: 'Video generation timed out. Please try again.' });
   });
 
   it('the scheduled sweep fails a stale job (no heartbeat) instead of leaving it processing', async () => {
-    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(64, 64)), prompt: PROMPT, mode: 'standard', duration: 5 });
+    const t = await queue({ imageData: dataUrl(await greyPhoto(64, 64)), prompt: PROMPT, mode: 'standard', duration: 5 });
     await query('alter table media_transformations disable trigger media_transformations_updated_at');
     await query(`update media_transformations set status = 'processing', updated_at = now() - interval '10 minutes' where id = $1`, [t.id]);
     await query('alter table media_transformations enable trigger media_transformations_updated_at');
@@ -170,7 +176,7 @@ describe('POST /api/process-video', () => {
   });
 
   it('the background function only runs jobs with a valid signature, and runs them once', async () => {
-    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(320, 240)), prompt: PROMPT, mode: 'standard', duration: 5 });
+    const t = await queue({ imageData: dataUrl(await greyPhoto(320, 240)), prompt: PROMPT, mode: 'standard', duration: 5 });
     const call = (sig: string) =>
       background(
         new Request(`${BASE}/.netlify/functions/process-video-background`, {

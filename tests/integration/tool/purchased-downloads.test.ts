@@ -12,13 +12,17 @@ import { MSG } from '../../../src/lib/messages';
 import { previewUrl } from '../../../src/lib/tool/constants';
 import { startEmbedded } from '../platform/helpers/backends';
 import { newKey, seedCompleted } from '../platform/helpers/seed';
-import { BASE, greyPhoto, multipart } from './helpers';
+import { BASE, cartItem, greyPhoto, keepOwner, multipart, owner } from './helpers';
 
 // What the tool page relies on after a purchase: a saved result loads again from GET /api/transformations/{id},
 // thumbnails and preview downloads go through /api/transformations/{id}/preview (a redirect to a fresh signed
 // URL), and the checkout's download links give the clean file only while the item is in a completed payment.
 type Handler = (req: Request, context: unknown) => Promise<Response>;
-const get = (handler: Handler, path: string) => handler(new Request(new URL(path, BASE)), {});
+/** A GET as the browser that made the item sends it (its owner secret, for the status read). */
+const get = (handler: Handler, path: string) => {
+  const id = /^\/api\/transformations\/([^/?]+)$/.exec(path)?.[1];
+  return handler(new Request(new URL(path, BASE), { headers: id ? owner(id) : {} }), {});
+};
 const bytesOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
 const buy = async (...ids: string[]) =>
   (
@@ -26,7 +30,7 @@ const buy = async (...ids: string[]) =>
       new Request(`${BASE}/api/checkout`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items: ids.map((transformationId) => ({ transformationId })), idempotencyKey: newKey() }),
+        body: JSON.stringify({ items: ids.map(cartItem), idempotencyKey: newKey() }),
       }),
       {},
     )
@@ -42,7 +46,7 @@ afterAll(async () => {
 
 describe('a result after its purchase', () => {
   it('loads again with fresh URLs, previews through the stable route, and downloads clean once bought', async () => {
-    const made = await (
+    const made = keepOwner(await (
       await processImage(
         new Request(`${BASE}/api/process-image`, {
           method: 'POST',
@@ -50,7 +54,7 @@ describe('a result after its purchase', () => {
         }),
         {},
       )
-    ).json();
+    ).json());
     const id: string = made.transformationId;
     expect(made.success, JSON.stringify(made)).toBe(true);
 

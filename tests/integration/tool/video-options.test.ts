@@ -11,7 +11,9 @@ import { queueVideo, runVideoJob } from '../../../netlify/lib/tool';
 import { MSG } from '../../../src/lib/messages';
 import { transformationItem } from '../../../src/lib/catalog';
 import { useEmbeddedPlatform } from '../platform/helpers/backends';
-import { BASE, dataUrl, greyPhoto, multipart } from './helpers';
+import { BASE, cartItem, dataUrl, greyPhoto, keepOwner, multipart, owner } from './helpers';
+import sharp from 'sharp';
+import { DEFAULTS_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
 import { makeScene } from '../../../bench/video/scenes';
 import { decodeFrames } from '../../support/video';
 import { readFileSync } from 'node:fs';
@@ -24,8 +26,10 @@ import { videoDefaultsSchema, type VideoDefaults } from '../../../src/lib/tool/v
 useEmbeddedPlatform({ VIDEO_JOB_RUNNER: 'inline' });
 
 const PROMPT = 'Slowly zoom in on the subject';
-const json = (fn: typeof processVideo | typeof videoDefaults, url: string, body: unknown) =>
-  fn(new Request(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), {});
+const json = (fn: typeof processVideo | typeof videoDefaults, url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fn(new Request(`${BASE}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }), {});
+const queue = async (body: Parameters<typeof queueVideo>[0]) => keepOwner(await queueVideo(body));
+const status = (id: string) => transformations(new Request(`${BASE}/api/transformations/${id}`, { headers: owner(id) }), {});
 const defaults = (form: FormData) => videoDefaults(new Request(`${BASE}/api/video-defaults`, { method: 'POST', body: form }), {});
 const rowCount = async () => (await query<{ n: number }>('select count(*)::int as n from media_transformations'))[0]!.n;
 
@@ -58,14 +62,14 @@ async function cleanClip(id: string): Promise<Buffer> {
 
 describe('video options', () => {
   it('restores and colorizes a grey photo first when the buyer leaves the choice to the server, and shows the restored still', async () => {
-    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard' });
+    const t = await queue({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard' });
     expect(t.hints.restoreFirst).toBeUndefined();
     const done = (await runVideoJob(t.id))!;
     expect(done.status, done.error ?? '').toBe('completed');
     expect(done.hints).toMatchObject({ restoreFirst: true, restoreReason: 'greyscale', animateFaces: true });
     expect(String(done.hints.restoreMethod)).toMatch(/colorization/);
     expect(await firstFrameChroma(await cleanClip(t.id))).toBeGreaterThan(2);
-    const res = await transformations(new Request(`${BASE}/api/transformations/${t.id}`), {});
+    const res = await status(t.id);
     const body = await res.json();
     expect(body).toMatchObject({ status: 'completed', restoreFirst: true });
     expect(body.stillUrl).toMatch(/previews\/.+\.original\.jpg/);
@@ -75,13 +79,13 @@ describe('video options', () => {
   });
 
   it('animates the upload as it is when "Restore & colorize first" is off', async () => {
-    const t = await queueVideo({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', restoreFirst: false, animateFaces: false });
+    const t = await queue({ imageData: dataUrl(await greyPhoto(480, 320)), prompt: PROMPT, mode: 'standard', restoreFirst: false, animateFaces: false });
     expect(t.hints).toMatchObject({ restoreFirst: false, animateFaces: false });
     const done = (await runVideoJob(t.id))!;
     expect(done.status, done.error ?? '').toBe('completed');
     expect(done.hints).toMatchObject({ restoreFirst: false, animateFaces: false });
     expect(await firstFrameChroma(await cleanClip(t.id))).toBeLessThan(1.5);
-    const res = await transformations(new Request(`${BASE}/api/transformations/${t.id}`), {});
+    const res = await status(t.id);
     expect((await res.json()).stillUrl).toBeNull();
   });
 
@@ -90,21 +94,21 @@ describe('video options', () => {
       new Request(`${BASE}/api/process-image`, { method: 'POST', body: multipart({ file: { name: 'old.png', type: 'image/png', bytes: await greyPhoto(480, 320) }, model: 'sd-xl', prompt: 'Restore this family photo' }) }),
       {},
     );
-    const image = await img.json();
+    const image = keepOwner(await img.json());
     expect(img.status, JSON.stringify(image)).toBe(200);
     // The tab's defaults for it, judged on the restored file itself; its boxes go back with the job.
-    const asked = await json(videoDefaults, '/api/video-defaults', { fromImageId: image.transformationId });
+    const asked = await json(videoDefaults, '/api/video-defaults', { fromImageId: image.transformationId }, owner(image.transformationId));
     const judged = (await asked.json()) as VideoDefaults;
     expect(asked.status, JSON.stringify(judged)).toBe(200);
     expect(videoDefaultsSchema.parse(judged)).toEqual(judged);
-    const res = await json(processVideo, '/api/process-video', { fromImageId: image.transformationId, prompt: PROMPT, mode: 'standard', duration: 5, subjects: judged.subjects });
-    const queued = await res.json();
+    const res = await json(processVideo, '/api/process-video', { fromImageId: image.transformationId, prompt: PROMPT, mode: 'standard', duration: 5, subjects: judged.subjects }, owner(image.transformationId));
+    const queued = keepOwner(await res.json());
     expect(res.status, JSON.stringify(queued)).toBe(202);
     const done = await ended(queued.transformationId);
     expect(done.status, done.error ?? '').toBe('completed');
     expect(done.hints).toMatchObject({ sourceImageId: image.transformationId, restoreFirst: true, restoreReason: 'image result', subjects: judged.subjects });
     expect(await firstFrameChroma(await cleanClip(done.id))).toBeGreaterThan(2);
-    const paid = await json(checkout, '/api/checkout', { items: [{ transformationId: done.id }], idempotencyKey: crypto.randomUUID() });
+    const paid = await json(checkout, '/api/checkout', { items: [cartItem(done.id)], idempotencyKey: crypto.randomUUID() });
     const order = await paid.json();
     expect(paid.status, JSON.stringify(order)).toBe(200);
     expect(order.amount).toBe(transformationItem('video', '720p').price);
@@ -147,7 +151,9 @@ describe('video options', () => {
     const colour = await defaults(multipart({ file: { name: 'new.jpg', type: 'image/jpeg', bytes: (await makeScene('portrait', 480, 320)).jpeg } }));
     expect(await colour.json()).toMatchObject({ restoreFirst: false, restoreReason: 'colour' });
     // The object detector runs here (the video function has no room for it): its boxes, in shares of the photo.
-    const spaniel = await defaults(multipart({ file: { name: 'dog.jpg', type: 'image/jpeg', bytes: readFileSync('public/media/samples/spaniel-window.jpg') } }));
+    // The tab sends a reduced copy (DEFAULTS_UPLOAD_SIDE on the long side), as here.
+    const reduced = await sharp(readFileSync('public/media/samples/spaniel-window.jpg')).resize(DEFAULTS_UPLOAD_SIDE, DEFAULTS_UPLOAD_SIDE, { fit: 'inside' }).jpeg({ quality: 90 }).toBuffer();
+    const spaniel = await defaults(multipart({ file: { name: 'dog.jpg', type: 'image/jpeg', bytes: reduced } }));
     const found = (await spaniel.json()) as VideoDefaults;
     expect(videoDefaultsSchema.parse(found)).toEqual(found);
     expect(found.subjects.some((s) => ['dog', 'cat'].includes(s.label))).toBe(true);

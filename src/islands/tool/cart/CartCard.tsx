@@ -41,11 +41,9 @@ export default function CartCard() {
       // by the success page, where the buyer can see it.
       if (result.message !== MSG.checkoutSuccess) toast.success(result.message);
       window.location.assign(result.redirectUrl);
-    } else if (result.message === MSG.cartEmpty) {
-      toast.error(MSG.cartEmpty);
     } else {
-      console.error(result.message);
-      toast.error(MSG.checkoutFailedTool);
+      // The server's own words (written for the buyer): what to do, e.g. remove an item made in another browser.
+      toast.error(result.message);
     }
   };
 
