@@ -38,14 +38,15 @@ export async function sendSignInLink(email: string, now: Date = new Date()): Pro
     if (!isOperator(email)) return 'not-operator';
     const refused = await firstRefusal(databaseRateLimiter, [{ key: `sign-in:address:${hashAddress(email)}`, ...SIGN_IN_LIMITS.perAddress }]);
     if (refused) return 'limited';
+    const to = email.trim().toLowerCase();
     const token = randomBytes(32).toString('base64url');
     const expires = new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000);
-    await query('insert into operator_sign_ins (token_hash, email, expires_at) values ($1, $2, $3)', [hashToken(token), email.trim().toLowerCase(), expires]);
+    await query('insert into operator_sign_ins (token_hash, email, expires_at) values ($1, $2, $3)', [hashToken(token), to, expires]);
     const origin = deployOrigin() ?? new URL(site.url).origin;
     const link = `${new URL(ADMIN_PATHS.signIn, origin).href}?token=${token}`;
     const target = readMailTarget();
     const message = visitorEmail(
-      email,
+      to,
       `Your sign-in link for the ${site.brand} inbox`,
       [
         `Someone (hopefully you) asked to sign in to the ${site.brand} inbox with this address. Open the link and press "Sign in":`,
