@@ -114,7 +114,7 @@ function Table({ table, onRetry }: { table: InboxTable; onRetry: (id: string) =>
       {table.rows.length === 0 ? (
         <p className="text-muted">Nothing here yet.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-border">
+        <div className="overflow-x-auto rounded-lg border border-border" role="region" aria-labelledby="inbox-table-title" tabIndex={0}>
           <table className="w-full text-left text-sm">
             <thead className="bg-surface-2">
               <tr>
