@@ -34,7 +34,7 @@ export const MSG = {
   confirmationSaved: (to: string) =>
     `Your confirmation for ${to} was saved locally (no mail server is configured), so no e-mail was sent: keep this page's download links.`,
   confirmationFailed: (to: string) =>
-    `We could not send the confirmation to ${to}. Keep this page's download links: bookmark the page or copy its address.`,
+    `We could not send the confirmation to ${to} yet, and keep trying. Meanwhile keep this page's download links: bookmark the page or copy its address.`,
   confirmationNone: "Keep this page's download links: bookmark the page or copy its address. No e-mail was given, so none is sent.",
   confirmationLimited: (to: string) =>
     `No e-mail was sent to ${to}: we send only a few confirmations per address and day. Keep this page's download links: bookmark the page or copy its address.`,
