@@ -63,6 +63,7 @@ describe('newsletter double opt-in', () => {
     const listUnsubscribe = rawHeader(mail, 'List-Unsubscribe');
     expect(rawHeader(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     expect(listUnsubscribe).toMatch(new RegExp(`^<${SITE}${NEWSLETTER_PATHS.unsubscribe}\\?token=[^>]+>$`));
+    expect(rawHeader(mail, 'List-Id')).toBe('Lumora AI newsletter <newsletter.shop.lumora.test>');
     expect(mail.text).toContain(listUnsubscribe.slice(1, -1));
 
     const pending = await subscriber(email);

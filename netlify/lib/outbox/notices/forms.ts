@@ -121,12 +121,17 @@ export function leadGuideEmail(l: LeadRow, origin: string, reference: string): M
 }
 
 /**
- * The List-Unsubscribe headers every newsletter mail carries (RFC 2369 and RFC 8058): one HTTPS address that takes
- * the mail provider's one-click POST (`List-Unsubscribe=One-Click`) without cookies or a page. Gmail and Yahoo ask
- * this of bulk senders, and the sending domain's DKIM signature must cover both fields (docs/deploy.md).
+ * The list headers every newsletter mail carries: List-Unsubscribe (RFC 2369) with one HTTPS address that takes the
+ * mail provider's one-click POST (`List-Unsubscribe=One-Click`, RFC 8058) without cookies or a page, and List-Id
+ * naming the list (RFC 2919), as Gmail's sender guidelines ask of subscription mail. The sending domain's DKIM
+ * signature must cover them (docs/deploy.md).
  */
 export function newsletterHeaders(unsubscribeUrl: string): Record<string, string> {
-  return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+  return {
+    'List-Id': `${site.brand} newsletter <newsletter.${new URL(unsubscribeUrl).hostname}>`,
+    'List-Unsubscribe': `<${unsubscribeUrl}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
 }
 
 export const unsubscribeUrl = (subscriberId: string, origin: string) =>
