@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import records from '../../../netlify/functions/admin-records.mts';
 import retry from '../../../netlify/functions/admin-outbox-retry.mts';
 import session from '../../../netlify/functions/admin-session.mts';
@@ -10,39 +10,22 @@ import { runOutbox } from '../../../netlify/lib/outbox/worker';
 import { ADMIN_PATHS, INBOX_TABS } from '../../../src/lib/admin';
 import { MSG } from '../../../src/lib/messages';
 import { startSmtpSink } from '../../support/smtp-sink';
-import { startEmbedded } from '../platform/helpers/backends';
-import { clearOutbox, client, deliveries, outboxEnv, parse, sendContact, sendLead, SITE, testClock } from '../outbox/helpers';
+import { client, deliveries, parse, sendContact, sendLead, SITE, testClock, useOutboxPlatform } from '../outbox/helpers';
 
 // The team's inbox: sign-in by a one-time e-mailed link (same answer for every address, no mail to strangers, used or
 // expired links refused), a session cookie (HttpOnly, SameSite=Strict, Secure on HTTPS), and every /api/admin/*
 // answer 401 without it, never cached or indexed.
 const TEAM = 'team@lumora.test';
 const HTTPS = 'https://shop.lumora.test';
-const env = outboxEnv({ OPERATOR_EMAILS: `Boss@Lumora.test, ${TEAM}` });
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-beforeAll(async () => {
-  platform = await startEmbedded();
-  sink = await startSmtpSink();
-  env.apply();
-  process.env.SMTP_URL = sink.url;
-});
-afterAll(async () => {
-  env.restore();
-  await sink?.stop();
-  await platform?.stop();
-});
-beforeEach(async () => {
-  await clearOutbox();
-  // Each test asks for links afresh: the per-address limit (3 in 15 minutes) is the abuse corpus's business.
-  await query(`delete from rate_limits where key like 'sign-in:%'`);
-});
+const platform = useOutboxPlatform({ OPERATOR_EMAILS: `Boss@Lumora.test, ${TEAM}` });
+// Each test asks for links afresh: the per-address limit (3 in 15 minutes) is the abuse corpus's business.
+beforeEach(() => query(`delete from rate_limits where key like 'sign-in:%'`));
 
 const askForLink = (email: string, ctx = client(), origin = HTTPS) =>
   signIn(new Request(`${origin}${ADMIN_PATHS.api.signIn}`, { method: 'POST', headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }, body: JSON.stringify({ email }) }), ctx as never);
 
 async function linkFor(email: string): Promise<string> {
-  const mail = await parse(sink.messages.filter((m) => m.to.includes(email)).at(-1)!);
+  const mail = await parse(platform.sink().messages.filter((m) => m.to.includes(email)).at(-1)!);
   return /https?:\/\/\S+\/admin\/inbox\/sign-in\?token=\S+/.exec(mail.text!)![0];
 }
 
@@ -62,7 +45,7 @@ const get = (handler: typeof records, path: string, cookie?: string, ctx: object
 
 describe('signing in', () => {
   it('an address outside OPERATOR_EMAILS gets the same answer and no mail; a team address gets a one-time link', async () => {
-    const before = sink.messages.length;
+    const before = platform.sink().messages.length;
     const stranger = await askForLink(`stranger.${randomUUID()}@example.com`);
     const member = await askForLink(TEAM);
     expect(stranger.status).toBe(200);
@@ -70,7 +53,7 @@ describe('signing in', () => {
     const [a, b] = [await stranger.json(), await member.json()];
     expect(a).toEqual({ success: true, message: MSG.signInLinkSent });
     expect(b).toEqual(a);
-    expect(sink.messages.slice(before).map((m) => m.to)).toEqual([[TEAM]]);
+    expect(platform.sink().messages.slice(before).map((m) => m.to)).toEqual([[TEAM]]);
     for (const res of [stranger, member]) {
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('x-robots-tag')).toBe('noindex, nofollow');
@@ -78,7 +61,7 @@ describe('signing in', () => {
     }
     // Any capitalisation of a team address is the team address; the link goes to the address as the team lists it.
     await askForLink('BOSS@lumora.TEST');
-    expect(sink.messages.at(-1)!.to).toEqual(['boss@lumora.test']);
+    expect(platform.sink().messages.at(-1)!.to).toEqual(['boss@lumora.test']);
   });
 
   it('the link signs in once: a session cookie (HttpOnly, SameSite=Strict, __Host- and Secure on HTTPS); used again, refused', async () => {
@@ -186,7 +169,7 @@ describe('the inbox’s data', () => {
     expect(row.slice(1, 5)).toEqual(['contact.message', 'owner-email', 'pending', '1']);
     expect(row[5]).toMatch(/ECONNREFUSED/);
 
-    process.env.SMTP_URL = sink.url;
+    process.env.SMTP_URL = platform.sink().url;
     const send = (id: string) => retry(new Request(`${HTTPS}${ADMIN_PATHS.api.retry}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ id }) }), {} as never);
     const res = await send(failing!.id);
     expect(await res.json()).toEqual({ success: true, message: MSG.outboxRetried });

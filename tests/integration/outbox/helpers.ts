@@ -1,10 +1,12 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import getPort from 'get-port';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import contact from '../../../netlify/functions/contact.mts';
 import leads from '../../../netlify/functions/leads.mts';
 import newsletter from '../../../netlify/functions/newsletter.mts';
 import { query } from '../../../netlify/lib/db';
-import type { ReceivedMail } from '../../support/smtp-sink';
+import { startSmtpSink, type ReceivedMail } from '../../support/smtp-sink';
+import { startEmbedded } from '../platform/helpers/backends';
 
 /** The outbox's tests: the site's address, a fresh client per request, form posts, parsed mail, a test clock. */
 export const BASE = 'http://localhost:8888';
@@ -42,6 +44,31 @@ export function outboxEnv(extra: Record<string, string> = {}): { apply(): void; 
       }
     },
   };
+}
+
+/**
+ * The test file's platform: its own embedded database, a real SMTP server on loopback that the site sends to, the
+ * outbox's environment (plus `extra`), and no delivery of an earlier test left waiting before each test.
+ */
+export function useOutboxPlatform(extra: Record<string, string> = {}): { sink: () => Awaited<ReturnType<typeof startSmtpSink>> } {
+  const env = outboxEnv(extra);
+  let platform: Awaited<ReturnType<typeof startEmbedded>> | undefined;
+  let sink: Awaited<ReturnType<typeof startSmtpSink>> | undefined;
+  beforeAll(async () => {
+    platform = await startEmbedded();
+    sink = await startSmtpSink();
+    env.apply();
+  });
+  afterAll(async () => {
+    env.restore();
+    await sink?.stop();
+    await platform?.stop();
+  });
+  beforeEach(async () => {
+    process.env.SMTP_URL = sink!.url;
+    await clearOutbox();
+  });
+  return { sink: () => sink! };
 }
 
 /** Leaves no delivery of an earlier test waiting, so each test counts only its own. */

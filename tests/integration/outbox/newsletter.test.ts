@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import confirm from '../../../netlify/functions/newsletter-confirm.mts';
 import unsubscribe from '../../../netlify/functions/newsletter-unsubscribe.mts';
 import { query } from '../../../netlify/lib/db';
@@ -8,28 +8,12 @@ import { inboxCsv } from '../../../netlify/lib/admin/records';
 import { runOutbox } from '../../../netlify/lib/outbox/worker';
 import { MSG } from '../../../src/lib/messages';
 import { NEWSLETTER_CONSENT, NEWSLETTER_PATHS } from '../../../src/lib/newsletter';
-import { startSmtpSink } from '../../support/smtp-sink';
-import { startEmbedded } from '../platform/helpers/backends';
-import { BASE, clearOutbox, client, OWNER, outboxEnv, parse, rawHeader, sendNewsletter, SITE } from './helpers';
+import { BASE, client, OWNER, parse, rawHeader, sendNewsletter, SITE, useOutboxPlatform } from './helpers';
 
 // The newsletter's double opt-in as a person and a mail provider meet it: the confirmation e-mail (its link, its
 // List-Unsubscribe headers), the Confirm button's POST, consent kept, the one-click unsubscribe of RFC 8058, and the
 // confirmed list's CSV.
-const env = outboxEnv();
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-beforeAll(async () => {
-  platform = await startEmbedded();
-  sink = await startSmtpSink();
-  env.apply();
-  process.env.SMTP_URL = sink.url;
-});
-afterAll(async () => {
-  env.restore();
-  await sink?.stop();
-  await platform?.stop();
-});
-beforeEach(clearOutbox);
+const platform = useOutboxPlatform();
 
 const subscriber = async (email: string) =>
   (await query<{ id: string; status: string; consent_text: string | null; consent_client: string | null; consent_at: Date | null; confirmed_at: Date | null; confirmed_client: string | null }>(
@@ -48,7 +32,7 @@ async function signUp(email: string) {
   const res = await sendNewsletter({ email, source: 'footer' });
   expect(await res.json()).toEqual({ success: true, message: MSG.newsletterCheckInbox });
   await runOutbox();
-  const mails = await Promise.all(sink.messages.filter((m) => m.to.includes(email)).map(parse));
+  const mails = await Promise.all(platform.sink().messages.filter((m) => m.to.includes(email)).map(parse));
   return mails.at(-1)!;
 }
 
@@ -80,7 +64,7 @@ describe('newsletter double opt-in', () => {
     // Pressed again: still confirmed, no second owner notice.
     expect((await pressConfirm(link)).headers.get('location')).toBe(NEWSLETTER_PATHS.confirmed);
     await runOutbox();
-    const notices = (await Promise.all(sink.messages.filter((m) => m.to.includes(OWNER)).map(parse))).filter((m) => m.subject === `New newsletter subscriber: ${email}`);
+    const notices = (await Promise.all(platform.sink().messages.filter((m) => m.to.includes(OWNER)).map(parse))).filter((m) => m.subject === `New newsletter subscriber: ${email}`);
     expect(notices).toHaveLength(1);
 
     // The confirmed list, for the owner's mailing tool: the address with its consent and its own unsubscribe link.
@@ -148,10 +132,10 @@ describe('newsletter double opt-in', () => {
     const email = `again.${randomUUID()}@example.com`;
     const mail = await signUp(email);
     await signUp(email);
-    expect(sink.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+    expect(platform.sink().messages.filter((m) => m.to.includes(email))).toHaveLength(1);
     await pressConfirm(/https:\/\/\S+\/newsletter\/confirm\?token=\S+/.exec(mail.text!)![0]);
     await signUp(email);
-    expect(sink.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+    expect(platform.sink().messages.filter((m) => m.to.includes(email))).toHaveLength(1);
     expect((await subscriber(email))!.status).toBe('confirmed');
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import checkout from '../../../netlify/functions/checkout.mts';
 import health from '../../../netlify/functions/health.mts';
 import { query } from '../../../netlify/lib/db';
@@ -8,39 +8,20 @@ import { findImagePackage, formatPrice } from '../../../src/lib/catalog';
 import { guidePath } from '../../../src/lib/guides';
 import { MSG } from '../../../src/lib/messages';
 import { operatorHealthRequest } from '../../support/operator-health';
-import { startSmtpSink } from '../../support/smtp-sink';
 import { startWebhookReceiver, verifyStandardSignature } from '../../support/webhook-receiver';
-import { startEmbedded } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
-import { addressOf, BASE, clearOutbox, client, deliveries, OWNER, outboxEnv, parse, sendContact, sendLead, SITE, testClock } from './helpers';
+import { addressOf, BASE, client, deliveries, OWNER, parse, sendContact, sendLead, SITE, testClock, useOutboxPlatform } from './helpers';
 
 // The owner's notices and the visitors' e-mails as they arrive: over a real SMTP server on loopback and at local
 // webhook receivers speaking Standard Webhooks, Slack's and Discord's incoming-webhook formats.
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const env = outboxEnv();
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-
-beforeAll(async () => {
-  platform = await startEmbedded();
-  sink = await startSmtpSink();
-  env.apply();
-});
-afterAll(async () => {
-  env.restore();
-  await sink?.stop();
-  await platform?.stop();
-});
-beforeEach(async () => {
-  process.env.SMTP_URL = sink.url;
-  await clearOutbox();
-});
+const platform = useOutboxPlatform();
 afterEach(() => {
   delete process.env.NOTIFY_WEBHOOK_URL;
   delete process.env.NOTIFY_WEBHOOK_SECRET;
 });
 
-const mailTo = (address: string) => sink.messages.filter((m) => m.to.includes(address));
+const mailTo = (address: string) => platform.sink().messages.filter((m) => m.to.includes(address));
 
 describe('the owner’s webhook', () => {
   it('a receiver that fails 3 times then succeeds gets the notice once, every attempt signed as Standard Webhooks specify', async () => {
@@ -204,13 +185,13 @@ describe('submissions the spam guard doubts', () => {
     expect(await query('select 1 from contact_messages where message like $1', [`%[${run}]%`])).toHaveLength(0);
     const [doubt] = await query<{ form: string; fields: Record<string, string> }>(`select form, fields from form_doubts where fields->>'message' like $1`, [`%[${run}]%`]);
     expect(doubt).toMatchObject({ form: 'contact', fields: { name: 'Maybe Real', company_website: 'autofill.example' } });
-    const before = sink.messages.length;
+    const before = platform.sink().messages.length;
     await runOutbox();
-    expect(sink.messages.length).toBe(before);
+    expect(platform.sink().messages.length).toBe(before);
     const tomorrow = new Date(Date.now() + 86_400_000);
     expect((await runOutbox({ now: tomorrow })).digests).toBe(1);
     expect((await runOutbox({ now: tomorrow })).digests).toBe(0);
-    const digests = (await Promise.all(sink.messages.slice(before).filter((m) => m.to.includes(OWNER)).map(parse))).filter((m) => /doubtful form submission/.test(m.subject ?? ''));
+    const digests = (await Promise.all(platform.sink().messages.slice(before).filter((m) => m.to.includes(OWNER)).map(parse))).filter((m) => /doubtful form submission/.test(m.subject ?? ''));
     expect(digests).toHaveLength(1);
     expect(digests[0]!.text).toContain(`[${run}]`);
   });
