@@ -9,7 +9,7 @@ import { guidePath } from '../../../src/lib/guides';
 import { MSG } from '../../../src/lib/messages';
 import { operatorHealthRequest } from '../../support/operator-health';
 import { startWebhookReceiver, verifyStandardSignature } from '../../support/webhook-receiver';
-import { newKey } from '../platform/helpers/seed';
+import { newKey, seedCompleted } from '../platform/helpers/seed';
 import { addressOf, BASE, client, deliveries, OWNER, parse, sendContact, sendLead, SITE, testClock, useOutboxPlatform } from './helpers';
 
 // The owner's notices and the visitors' e-mails as they arrive: over a real SMTP server on loopback and at local
@@ -148,6 +148,20 @@ describe('orders', () => {
     await runOutbox();
     const refund = (await Promise.all(mailTo(OWNER).map(parse))).filter((m) => m.text!.includes(paymentId) && /refunded/.test(m.text!));
     expect(refund).toHaveLength(1);
+  });
+
+  it('a job that fails once it is paid for tells the owner, once; an unpaid job’s failure tells nobody', async () => {
+    const [paid, unpaid] = [await seedCompleted('image'), await seedCompleted('image')];
+    const res = await checkout(new Request(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ transformationId: paid.id }], idempotencyKey: newKey() }) }), client() as never);
+    const { paymentId } = await res.json();
+    for (const id of [paid.id, paid.id, unpaid.id]) await query(`update media_transformations set status = 'failed', error = 'the re-render crashed' where id = $1`, [id]);
+    expect(await query(`select ref from outbox_events where kind = 'job.failed_after_payment'`)).toEqual([{ ref: paid.id }]);
+    await runOutbox();
+    const notice = (await Promise.all(mailTo(OWNER).map(parse))).filter((m) => m.subject === 'A paid image job failed');
+    expect(notice).toHaveLength(1);
+    expect(notice[0]!.text).toContain(paid.id);
+    expect(notice[0]!.text).toContain(paymentId);
+    expect(notice[0]!.text).toContain('the re-render crashed');
   });
 });
 
