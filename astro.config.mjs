@@ -33,7 +33,9 @@ export default defineConfig({
   integrations: [
     react(),
     mdx(),
-    sitemap({ filter: (page) => !/\/(404|checkout\/|admin(\/|$))/.test(page) }),
+    // Unlisted: checkout steps, the editor and the team's inbox, the newsletter's confirmation pages, the free guides
+    // (reached from a lead's e-mail; noindex too).
+    sitemap({ filter: (page) => !/\/(404|checkout\/|admin(\/|$)|newsletter\/|guides\/)/.test(page) }),
     {
       // The headers a <meta> cannot carry, for Netlify and for `npm start` alike (both read dist/_headers).
       name: 'lumora:security-headers',

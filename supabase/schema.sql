@@ -62,6 +62,23 @@ create table public.database_role (
 );
 alter table public.database_role enable row level security;
 
+create table public.form_doubts (
+  id uuid not null default gen_random_uuid(),
+  form text not null,
+  reason text not null,
+  fields jsonb not null,
+  client text,
+  created_at timestamp with time zone not null default now(),
+  digest_event_id uuid,
+  constraint form_doubts_client_check CHECK ((length(client) <= 100)),
+  constraint form_doubts_form_check CHECK ((form = ANY (ARRAY['contact'::text, 'leads'::text, 'newsletter'::text]))),
+  constraint form_doubts_reason_check CHECK (((length(reason) >= 1) AND (length(reason) <= 200))),
+  constraint form_doubts_digest_event_id_fkey FOREIGN KEY (digest_event_id) REFERENCES outbox_events(id) ON DELETE SET NULL,
+  constraint form_doubts_pkey PRIMARY KEY (id)
+);
+CREATE INDEX form_doubts_undigested_idx ON public.form_doubts USING btree (created_at) WHERE (digest_event_id IS NULL);
+alter table public.form_doubts enable row level security;
+
 create table public.leads (
   id uuid not null default gen_random_uuid(),
   name text not null,
@@ -70,7 +87,10 @@ create table public.leads (
   interest text,
   source text,
   created_at timestamp with time zone not null default now(),
+  guide text,
+  newsletter boolean not null default false,
   constraint leads_email_check CHECK (((length(email) >= 3) AND (length(email) <= 320))),
+  constraint leads_guide_check CHECK (((guide ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(guide) <= 100))),
   constraint leads_interest_check CHECK ((length(interest) <= 200)),
   constraint leads_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
   constraint leads_phone_check CHECK ((length(phone) <= 50)),
@@ -117,13 +137,81 @@ create table public.newsletter_subscribers (
   name text,
   source text,
   created_at timestamp with time zone not null default now(),
+  status text not null default 'pending'::text,
+  consent_text text,
+  consent_at timestamp with time zone,
+  consent_client text,
+  confirmed_at timestamp with time zone,
+  confirmed_client text,
+  unsubscribed_at timestamp with time zone,
+  constraint newsletter_subscribers_confirmed_client_check CHECK ((length(confirmed_client) <= 100)),
+  constraint newsletter_subscribers_consent_client_check CHECK ((length(consent_client) <= 100)),
+  constraint newsletter_subscribers_consent_text_check CHECK ((length(consent_text) <= 1000)),
   constraint newsletter_subscribers_email_check CHECK (((length(email) >= 3) AND (length(email) <= 320))),
   constraint newsletter_subscribers_name_check CHECK ((length(name) <= 200)),
   constraint newsletter_subscribers_source_check CHECK ((length(source) <= 200)),
+  constraint newsletter_subscribers_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'confirmed'::text, 'unsubscribed'::text]))),
   constraint newsletter_subscribers_pkey PRIMARY KEY (id)
 );
 CREATE UNIQUE INDEX newsletter_subscribers_email_key ON public.newsletter_subscribers USING btree (lower(email));
+CREATE INDEX newsletter_subscribers_status_idx ON public.newsletter_subscribers USING btree (status, confirmed_at);
 alter table public.newsletter_subscribers enable row level security;
+
+create table public.operator_sign_ins (
+  token_hash text not null,
+  email text not null,
+  created_at timestamp with time zone not null default now(),
+  expires_at timestamp with time zone not null,
+  used_at timestamp with time zone,
+  constraint operator_sign_ins_email_check CHECK (((length(email) >= 3) AND (length(email) <= 320))),
+  constraint operator_sign_ins_token_hash_check CHECK ((length(token_hash) = 64)),
+  constraint operator_sign_ins_pkey PRIMARY KEY (token_hash)
+);
+CREATE INDEX operator_sign_ins_created_idx ON public.operator_sign_ins USING btree (created_at);
+alter table public.operator_sign_ins enable row level security;
+
+create table public.outbox_deliveries (
+  id uuid not null default gen_random_uuid(),
+  event_id uuid not null,
+  channel text not null,
+  status text not null default 'pending'::text,
+  attempts integer not null default 0,
+  retry_since timestamp with time zone not null default now(),
+  last_attempt_at timestamp with time zone,
+  next_attempt_at timestamp with time zone not null default now(),
+  locked_until timestamp with time zone,
+  last_error text,
+  detail text,
+  sent_at timestamp with time zone,
+  created_at timestamp with time zone not null default now(),
+  constraint outbox_deliveries_attempts_check CHECK ((attempts >= 0)),
+  constraint outbox_deliveries_channel_check CHECK ((channel = ANY (ARRAY['owner-email'::text, 'owner-webhook'::text, 'visitor-email'::text]))),
+  constraint outbox_deliveries_detail_check CHECK ((length(detail) <= 500)),
+  constraint outbox_deliveries_last_error_check CHECK ((length(last_error) <= 1000)),
+  constraint outbox_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'skipped'::text, 'dead'::text]))),
+  constraint outbox_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES outbox_events(id) ON DELETE CASCADE,
+  constraint outbox_deliveries_pkey PRIMARY KEY (id),
+  constraint outbox_deliveries_event_id_channel_key UNIQUE (event_id, channel)
+);
+CREATE INDEX outbox_deliveries_due_idx ON public.outbox_deliveries USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
+CREATE INDEX outbox_deliveries_failing_idx ON public.outbox_deliveries USING btree (attempts) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text, 'dead'::text]));
+alter table public.outbox_deliveries enable row level security;
+
+create table public.outbox_events (
+  id uuid not null default gen_random_uuid(),
+  kind text not null,
+  ref text not null,
+  dedupe_key text not null,
+  payload jsonb not null default '{}'::jsonb,
+  created_at timestamp with time zone not null default now(),
+  constraint outbox_events_dedupe_key_check CHECK (((length(dedupe_key) >= 1) AND (length(dedupe_key) <= 300))),
+  constraint outbox_events_kind_check CHECK ((kind = ANY (ARRAY['contact.message'::text, 'lead.created'::text, 'newsletter.confirm'::text, 'newsletter.confirmed'::text, 'order.paid'::text, 'order.refunded'::text, 'order.disputed'::text, 'order.item_refunded'::text, 'job.failed_after_payment'::text, 'doubts.digest'::text]))),
+  constraint outbox_events_ref_check CHECK (((length(ref) >= 1) AND (length(ref) <= 200))),
+  constraint outbox_events_pkey PRIMARY KEY (id),
+  constraint outbox_events_dedupe_key_key UNIQUE (dedupe_key)
+);
+CREATE INDEX outbox_events_created_idx ON public.outbox_events USING btree (created_at);
+alter table public.outbox_events enable row level security;
 
 create table public.payment_items (
   id bigint generated always as identity not null,
@@ -306,6 +394,101 @@ AS $function$
     end;
 $function$;
 -- grants on public.hit_rate_limit(p_key text, p_limit integer, p_window_seconds integer, p_weight integer): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.outbox_digest_doubts(p_now timestamp with time zone)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_day date := (p_now at time zone 'utc')::date;
+  v_start timestamptz := (v_day::timestamp at time zone 'utc');
+  v_id uuid;
+begin
+  if not exists (select 1 from public.form_doubts d where d.digest_event_id is null and d.created_at < v_start) then
+    return null;
+  end if;
+  v_id := public.outbox_emit('doubts.digest', v_day::text, 'doubts.digest:' || v_day::text);
+  if v_id is null then
+    return null;
+  end if;
+  update public.form_doubts d set digest_event_id = v_id where d.digest_event_id is null and d.created_at < v_start;
+  return v_id;
+end;
+$function$;
+-- grants on public.outbox_digest_doubts(p_now timestamp with time zone): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.outbox_emit(p_kind text, p_ref text, p_dedupe_key text, p_payload jsonb DEFAULT '{}'::jsonb)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_id uuid;
+begin
+  insert into public.outbox_events (kind, ref, dedupe_key, payload)
+    values (p_kind, p_ref, p_dedupe_key, coalesce(p_payload, '{}'::jsonb))
+    on conflict (dedupe_key) do nothing
+    returning id into v_id;
+  if v_id is null then
+    return null;
+  end if;
+  insert into public.outbox_deliveries (event_id, channel)
+    select v_id, c from unnest(case p_kind
+      -- The visitor's copy: a receipt, the free guide, the newsletter confirmation, the buyer's order confirmation.
+      when 'contact.message' then array['owner-email', 'owner-webhook', 'visitor-email']
+      when 'lead.created' then array['owner-email', 'owner-webhook', 'visitor-email']
+      when 'newsletter.confirm' then array['visitor-email']
+      when 'order.paid' then array['owner-email', 'owner-webhook', 'visitor-email']
+      else array['owner-email', 'owner-webhook']
+    end) as c;
+  return v_id;
+end;
+$function$;
+-- grants on public.outbox_emit(p_kind text, p_ref text, p_dedupe_key text, p_payload jsonb): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.outbox_item_refund_events()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+begin
+  perform public.outbox_emit('order.item_refunded', new.payment_id::text, 'order.item_refunded:' || new.refund_id,
+    jsonb_build_object('refundId', new.refund_id));
+  return null;
+end;
+$function$;
+-- grants on public.outbox_item_refund_events(): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.outbox_job_events()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+begin
+  perform public.outbox_emit('job.failed_after_payment', new.id::text, 'job.failed_after_payment:' || new.id::text,
+    jsonb_build_object('kind', new.kind));
+  return null;
+end;
+$function$;
+-- grants on public.outbox_job_events(): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.outbox_payment_events()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+begin
+  if new.status = 'completed' and (tg_op = 'INSERT' or old.status is distinct from 'completed') then
+    perform public.outbox_emit('order.paid', new.id::text, 'order.paid:' || new.id::text);
+  elsif tg_op = 'UPDATE' and new.status in ('refunded', 'disputed') and old.status is distinct from new.status then
+    perform public.outbox_emit('order.' || new.status, new.id::text, 'order.' || new.status || ':' || new.id::text,
+      jsonb_build_object('from', old.status));
+  end if;
+  return null;
+end;
+$function$;
+-- grants on public.outbox_payment_events(): postgres=X/postgres
 
 CREATE OR REPLACE FUNCTION public.place_order(p_items jsonb, p_idempotency_key text, p_method text)
  RETURNS TABLE(payment_id uuid, replayed boolean)
@@ -492,4 +675,7 @@ begin
 end;
 $function$;
 
+CREATE TRIGGER media_transformations_outbox AFTER UPDATE OF status ON public.media_transformations FOR EACH ROW WHEN (((new.status = 'failed'::text) AND (old.status IS DISTINCT FROM 'failed'::text) AND new.purchased)) EXECUTE FUNCTION outbox_job_events();
 CREATE TRIGGER media_transformations_updated_at BEFORE UPDATE ON public.media_transformations FOR EACH ROW EXECUTE FUNCTION set_updated_at();
+CREATE TRIGGER payment_items_outbox AFTER UPDATE OF refund_id ON public.payment_items FOR EACH ROW WHEN (((old.refund_id IS NULL) AND (new.refund_id IS NOT NULL))) EXECUTE FUNCTION outbox_item_refund_events();
+CREATE TRIGGER payments_outbox AFTER INSERT OR UPDATE OF status ON public.payments FOR EACH ROW EXECUTE FUNCTION outbox_payment_events();

@@ -5,16 +5,15 @@ import { saveContactMessage } from '../lib/forms/store';
 import { submitForm } from '../lib/forms/submit';
 import { withErrors } from '../lib/http';
 
-// POST /api/contact — the first-party contact form (JSON or a plain HTML form post).
+// POST /api/contact — the first-party contact form (JSON or a plain HTML form post). The owner is notified and
+// the visitor gets a receipt through the outbox (netlify/lib/outbox).
 export default withErrors((req: Request, context?: Context) =>
   submitForm(req, context, {
     name: 'contact',
     schema: contactSchema,
     fallbackPath: '/contact',
-    save: async (input) => {
-      await saveContactMessage(input);
-      return MSG.contactSent;
-    },
+    message: MSG.contactSent,
+    save: (input) => saveContactMessage(input),
   }),
   // A plain HTML form posts from the page without JavaScript: no JSON, no guard (see submitForm).
   { accepts: false },

@@ -5,17 +5,16 @@ import { subscribeToNewsletter } from '../lib/forms/store';
 import { submitForm } from '../lib/forms/submit';
 import { withErrors } from '../lib/http';
 
-// POST /api/newsletter — sign-up. The answer is the same whether or not the address was already on the list,
+// POST /api/newsletter — sign-up with double opt-in: the address gets a confirmation e-mail and is on the list only
+// once its link's page is confirmed. The answer is the same whether or not the address was already on the list,
 // so the form cannot be used to learn who subscribed.
 export default withErrors((req: Request, context?: Context) =>
   submitForm(req, context, {
     name: 'newsletter',
     schema: newsletterSchema,
     fallbackPath: '/',
-    save: async (input) => {
-      await subscribeToNewsletter(input);
-      return MSG.newsletterSubscribed;
-    },
+    message: MSG.newsletterCheckInbox,
+    save: (input, { client }) => subscribeToNewsletter(input, client),
   }),
   // A plain HTML form posts from the page without JavaScript: no JSON, no guard (see submitForm).
   { accepts: false },

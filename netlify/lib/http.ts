@@ -116,9 +116,10 @@ export function withSecurityHeaders(response: Response): Response {
 
 /**
  * The bodies a state-changing endpoint takes: `json` (application/json), `multipart` (a file from the
- * page), `upload` (the raw bytes of a photo, as a signed upload sends them) or `none` (no body, e.g. DELETE).
+ * page), `upload` (the raw bytes of a photo, as a signed upload sends them), `form` (a plain HTML form's
+ * application/x-www-form-urlencoded, from a page that works without JavaScript) or `none` (no body, e.g. DELETE).
  */
-export type BodyKind = 'json' | 'multipart' | 'upload' | 'none';
+export type BodyKind = 'json' | 'multipart' | 'upload' | 'form' | 'none';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const UPLOAD_TYPES: readonly string[] = IMAGE_TYPES;
@@ -157,8 +158,9 @@ export function acceptsBody(req: Request, accepts: readonly BodyKind[]): boolean
   return accepts.some((kind) =>
     kind === 'json' ? type === 'application/json'
       : kind === 'multipart' ? type === 'multipart/form-data'
-        : kind === 'upload' ? UPLOAD_TYPES.includes(type)
-          : type === '',
+        : kind === 'form' ? type === 'application/x-www-form-urlencoded'
+          : kind === 'upload' ? UPLOAD_TYPES.includes(type)
+            : type === '',
   );
 }
 

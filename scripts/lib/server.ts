@@ -107,8 +107,24 @@ export interface SiteServerOptions {
   functionTimeoutMs?: number;
 }
 
-/** How often `npm start` runs the scheduled functions. */
-const SCHEDULE_INTERVAL_MS = 5 * 60_000;
+/** How often `npm start` runs a scheduled function whose cron it cannot read as a plain interval. */
+const DEFAULT_SCHEDULE_MS = 5 * 60_000;
+
+/**
+ * A scheduled function's cron as the interval `npm start` runs it on: every minute (`* * * * *`), every N minutes
+ * (a minute field of the form "star slash N", the rest `*`), hourly (`0 * * * *`, `@hourly`); anything else every
+ * 5 minutes. Netlify runs the cron itself.
+ */
+export function scheduleIntervalMs(cron: string): number {
+  const expr = cron.trim();
+  if (expr === '@hourly') return 60 * 60_000;
+  const [minute = '', ...rest] = expr.split(/\s+/);
+  if (rest.length !== 4 || rest.some((field) => field !== '*')) return DEFAULT_SCHEDULE_MS;
+  if (minute === '*') return 60_000;
+  if (minute === '0') return 60 * 60_000;
+  const every = Number(/^\*\/(\d+)$/.exec(minute)?.[1]);
+  return every > 0 ? every * 60_000 : DEFAULT_SCHEDULE_MS;
+}
 
 export async function startSiteServer(opts: SiteServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -152,20 +168,22 @@ export async function startSiteServer(opts: SiteServerOptions): Promise<RunningS
   // Functions start on their first call, after this: they see the deploy's address as on Netlify, where
   // the video job's background trigger is sent (never to a request's Host header).
   process.env.DEPLOY_URL = `http://${host}:${port}`;
-  // Scheduled functions (in-source `config.schedule`) run every 5 minutes here; Netlify runs them on their cron.
-  const scheduled = setInterval(() => {
-    for (const fn of functions.list.filter((f) => f.schedule)) {
+  // Scheduled functions (in-source `config.schedule`) run here on the interval their cron names (the outbox every
+  // minute, the maintenance every 5); Netlify runs them on their cron.
+  const scheduled = functions.list.filter((f) => f.schedule).map((fn) => {
+    const timer = setInterval(() => {
       void functions.invoke({ fn }, new Request(`http://${host}:${port}/.netlify/functions/${fn.name}`, { method: 'POST' }), host)
         .then((res) => res.arrayBuffer())
         .catch((error: unknown) => console.error(`[functions] scheduled ${fn.name} failed:`, error));
-    }
-  }, SCHEDULE_INTERVAL_MS);
-  scheduled.unref();
+    }, scheduleIntervalMs(fn.schedule!));
+    timer.unref();
+    return timer;
+  });
   return {
     url: `http://${host}:${port}`,
     port,
     async close() {
-      clearInterval(scheduled);
+      for (const timer of scheduled) clearInterval(timer);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

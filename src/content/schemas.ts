@@ -75,3 +75,21 @@ export function makeBlogSchema(image: ImageFactory) {
 
 export type PageData = z.output<ReturnType<typeof makePageSchema>>;
 export type Section = PageData['sections'][number];
+
+/**
+ * A free guide's frontmatter (`src/content/guides/{file name}.mdx`). The MDX body below it is the guide, a page at
+ * `/guides/{file name}` that a lead form's e-mail links to (public, unlisted: not in the sitemap, noindex). A lead
+ * form names the guide it gives by its file name (`guide:` in its section).
+ */
+export function makeGuideSchema() {
+  return z.strictObject({
+    /** The guide's title: its <h1> and the document title. */
+    title: text('title'),
+    /** One or two sentences under the title; also the page's meta description. */
+    description: z.string().min(50, 'description should be at least 50 characters').max(200, 'description should be at most 200 characters'),
+    /** Date of the last real revision, YYYY-MM-DD; shown as "Updated". */
+    updated: z.coerce.date({ error: 'updated must be a date (YYYY-MM-DD)' }),
+  });
+}
+
+export type GuideData = z.output<ReturnType<typeof makeGuideSchema>>;

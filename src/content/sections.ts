@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_GUIDE, GUIDE_SLUG } from '../lib/guides';
 import {
   careerSchema, cookieSchema, faqItemSchema, featureSchema, hrefSchema, linkSchema, planSchema, quizQuestionSchema,
   statSchema, stepSchema, tagSchema, testimonialSchema, text, useCaseSchema, voiceSchema, type ImageFactory,
@@ -188,6 +189,8 @@ export const leadFormSection = z.strictObject({
   text: z.string().optional(),
   /** Stored with the lead so we know which page it came from. */
   source: text('lead source'),
+  /** The free guide the form e-mails: the file name of a guide in src/content/guides (the build checks it exists). */
+  guide: z.string().regex(GUIDE_SLUG, 'guide must be the file name of a guide in src/content/guides (lowercase words joined by hyphens)').default(DEFAULT_GUIDE),
   button: z.string().default('Get the Free Guide'),
 });
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { externalBlogBase } from '../content/blog';
-import { makeBlogSchema, makePageSchema } from '../content/schemas';
+import { makeBlogSchema, makeGuideSchema, makePageSchema } from '../content/schemas';
 import { entryFields, type EditorField } from './editor-fields';
 import { editorImage, jsonSchemaOf, type JsonNode } from './json-schema';
 
@@ -12,7 +12,7 @@ import { editorImage, jsonSchemaOf, type JsonNode } from './json-schema';
  */
 
 export interface ContentCollection {
-  name: 'pages' | 'blog';
+  name: 'pages' | 'blog' | 'guides';
   label: string;
   labelSingular: string;
   description: string;
@@ -61,7 +61,28 @@ export const CONTENT_COLLECTIONS: readonly ContentCollection[] = [
     bodyRequired: !externalBlogBase(),
     sortableFields: ['date', 'title'],
   }),
+  collection({
+    name: 'guides',
+    label: 'Free guides',
+    labelSingular: 'Guide',
+    description: 'The guides the lead forms e-mail, each a page at /guides/{file name} (unlisted: not in the sitemap, not indexed). A lead form names its guide by file name.',
+    folder: 'src/content/guides',
+    schema: makeGuideSchema(),
+    mediaFolder: '/src/assets/content',
+    publicFolder: '../../assets/content',
+    previewPath: 'guides/{{slug}}',
+    bodyRequired: true,
+    sortableFields: ['title', 'updated'],
+  }),
 ];
+
+/** What the editor calls an entry's MDX body, and the message when a required one is empty. */
+const BODY_NAMES: Record<ContentCollection['name'], { label: string; missing: string }> = {
+  pages: { label: 'Body', missing: 'Body: write the page text.' },
+  blog: { label: 'Article', missing: 'Article: write the article (a post without one cannot be published).' },
+  guides: { label: 'Guide', missing: 'Guide: write the guide (a guide without one cannot be published).' },
+};
+export const bodyName = (c: ContentCollection) => BODY_NAMES[c.name];
 
 export const collectionNamed = (name: string): ContentCollection | undefined => CONTENT_COLLECTIONS.find((c) => c.name === name);
 
@@ -70,7 +91,7 @@ export const formatName = (c: ContentCollection) => `mdx-${c.name}`;
 
 function bodyField(c: ContentCollection): EditorField {
   const hint = 'Markdown/MDX, exactly as in the file. Start headings at ## (the title is the only # heading).';
-  return { name: 'body', label: c.name === 'blog' ? 'Article' : 'Body', widget: 'markdown', required: c.bodyRequired, hint, modes: ['raw'], buttons: [], editor_components: [] };
+  return { name: 'body', label: bodyName(c).label, widget: 'markdown', required: c.bodyRequired, hint, modes: ['raw'], buttons: [], editor_components: [] };
 }
 
 /** The Decap CMS collection of `c`. */

@@ -63,8 +63,9 @@ export const FIELD_HINTS: Record<string, string> = {
   correct: 'Number of the correct option, counting from 0.',
   rows: 'One cell per column in every row.',
   source: 'Stored with each lead, to tell which page it came from.',
+  guide: 'The free guide this form e-mails: the file name of an entry in Free guides (e.g. prepare-old-photos-for-restoration).',
   date: 'Publication date; orders the posts, newest first.',
-  updated: 'Only for a real revision; not before the publication date.',
+  updated: 'Only for a real revision; not before the publication date (a guide: the date of its last revision).',
   excerpt: 'Card text, search-result text and RSS summary.',
 };
 

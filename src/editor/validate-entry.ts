@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { collectionNamed, type ContentCollection } from './collections';
+import { bodyName, collectionNamed, type ContentCollection } from './collections';
 import { SECTION_LABELS, labelFor } from './presentation';
 import { formatMdxFile, normaliseEntry, readAsBuilt, type EntryData } from './mdx-file';
 
@@ -35,7 +35,7 @@ export function entryProblems(collection: ContentCollection, entry: EntryData): 
   const { body = '', ...data } = entry;
   const text = formatMdxFile({ data: normaliseEntry(data, collection.json), body: String(body ?? '') });
   const problems = issues(collection.schema, readAsBuilt(text));
-  if (collection.bodyRequired && !String(body ?? '').trim()) problems.push('Article: write the article (a post without one cannot be published).');
+  if (collection.bodyRequired && !String(body ?? '').trim()) problems.push(bodyName(collection).missing);
   return problems;
 }
 

@@ -1,18 +1,20 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { MSG } from '../lib/messages';
+import { NEWSLETTER_CONSENT } from '../lib/newsletter';
 import { toast } from '../lib/toast';
 
 /** How long the inline confirmation stays. */
 export const LEAD_CONFIRMATION_MS = 5000;
 
 /**
- * Lead form: name and e-mail (required, the browser's own checks), posted as JSON to /api/leads with the
- * page as `source`. On success a toast and, for 5 s, the inline confirmation; the scroll position is kept.
- * Without JavaScript the same form posts url-encoded to the same endpoint.
+ * Lead form: name and e-mail (required, the browser's own checks) and an unticked newsletter box, posted as JSON
+ * to /api/leads with the page as `source` and the section's `guide`. The guide is e-mailed as a link whether or not
+ * the box is ticked; ticked, the newsletter's own confirmation e-mail follows. On success a toast and, for 5 s, the
+ * inline confirmation; the scroll position is kept. Without JavaScript the same form posts url-encoded.
  */
-export default function LeadForm({ source, button = 'Get the Free Guide' }: { source: string; button?: string }) {
+export default function LeadForm({ source, guide, button = 'Get the Free Guide' }: { source: string; guide: string; button?: string }) {
   const [sending, setSending] = useState(false);
-  const [confirmed, setConfirmed] = useState(false);
+  const [confirmed, setConfirmed] = useState('');
   const [error, setError] = useState('');
   const timer = useRef(0);
   useEffect(() => () => window.clearTimeout(timer.current), []);
@@ -21,6 +23,7 @@ export default function LeadForm({ source, button = 'Get the Free Guide' }: { so
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
+    const newsletter = data.get('newsletter') === 'on';
     const scroll = { x: window.scrollX, y: window.scrollY };
     setSending(true);
     setError('');
@@ -28,15 +31,16 @@ export default function LeadForm({ source, button = 'Get the Free Guide' }: { so
       const response = await fetch('/api/leads', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: data.get('name'), email: data.get('email'), source, company_website: data.get('company_website') ?? '' }),
+        body: JSON.stringify({ name: data.get('name'), email: data.get('email'), source, guide, newsletter, company_website: data.get('company_website') ?? '' }),
       });
       const body = (await response.json().catch(() => ({}))) as { success?: boolean; message?: string; error?: string };
       if (!response.ok || !body.success) throw new Error(body.error || MSG.serverError);
       form.reset();
-      toast.success(body.message || MSG.leadConfirmation);
-      setConfirmed(true);
+      const message = `${body.message || MSG.leadConfirmation}${newsletter ? ` ${MSG.leadNewsletterPending}` : ''}`;
+      toast.success(message);
+      setConfirmed(message);
       window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => setConfirmed(false), LEAD_CONFIRMATION_MS);
+      timer.current = window.setTimeout(() => setConfirmed(''), LEAD_CONFIRMATION_MS);
     } catch (e) {
       const message = e instanceof Error ? e.message : MSG.serverError;
       setError(message);
@@ -50,6 +54,7 @@ export default function LeadForm({ source, button = 'Get the Free Guide' }: { so
   return (
     <form method="post" action="/api/leads" onSubmit={submit} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end" data-lead-form>
       <input type="hidden" name="source" value={source} />
+      <input type="hidden" name="guide" value={guide} />
       <div className="hidden" aria-hidden="true">
         <label>Company website<input type="text" name="company_website" tabIndex={-1} autoComplete="off" /></label>
       </div>
@@ -62,7 +67,11 @@ export default function LeadForm({ source, button = 'Get the Free Guide' }: { so
         <input id={`lead-email-${source}`} name="email" type="email" required autoComplete="email" className="field" />
       </div>
       <button type="submit" className="btn-primary" disabled={sending}>{sending ? 'Sending…' : button}</button>
-      <p className="text-success sm:col-span-3" role="status" data-lead-confirmation>{confirmed ? MSG.leadConfirmation : ''}</p>
+      <label className="flex items-start gap-2 text-sm text-muted sm:col-span-3" htmlFor={`lead-newsletter-${source}`}>
+        <input id={`lead-newsletter-${source}`} name="newsletter" type="checkbox" className="mt-1" />
+        <span>{NEWSLETTER_CONSENT} (Optional: the guide comes either way.)</span>
+      </label>
+      <p className="text-success sm:col-span-3" role="status" data-lead-confirmation>{confirmed}</p>
       {error && <p className="text-danger sm:col-span-3" role="alert">{error}</p>}
     </form>
   );

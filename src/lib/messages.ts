@@ -33,7 +33,7 @@ export const MSG = {
   confirmationSaved: (to: string) =>
     `Your confirmation for ${to} was saved locally (no mail server is configured), so no e-mail was sent: keep this page's download links.`,
   confirmationFailed: (to: string) =>
-    `We could not send the confirmation to ${to}. Keep this page's download links: bookmark the page or copy its address.`,
+    `We could not send the confirmation to ${to} yet, and keep trying. Meanwhile keep this page's download links: bookmark the page or copy its address.`,
   confirmationNone: "Keep this page's download links: bookmark the page or copy its address. No e-mail was given, so none is sent.",
   confirmationLimited: (to: string) =>
     `No e-mail was sent to ${to}: we send only a few confirmations per address and day. Keep this page's download links: bookmark the page or copy its address.`,
@@ -117,7 +117,9 @@ export const MSG = {
   videoTagUnsupported: 'Your browser does not support the video tag.',
 
   // Marketing islands
-  leadConfirmation: 'Check your inbox for your free guide!',
+  // The lead form: the guide is e-mailed as a link whatever the newsletter box says; the newsletter needs its own confirmation.
+  leadConfirmation: 'Thank you! Your free guide is on its way: open the e-mail we just sent you and follow its link.',
+  leadNewsletterPending: 'To get the newsletter too, confirm it with the link in our second e-mail.',
   quizCorrect: 'Correct! AI is creating more jobs than it eliminates.',
 
   // Chat
@@ -139,8 +141,15 @@ export const MSG = {
   uploadMissing: 'The upload was not found. Please upload the image again.',
   uploadLinkUsed: 'This upload link has already been used or has expired. Please upload the image again.',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
-  contactSent: "Thank you! Your message has been sent. We'll get back to you soon.",
-  newsletterSubscribed: "You're subscribed! Watch your inbox for AI tips, trends and insights.",
+  contactSent: "Thank you! Your message has been sent: we reply within one business day, and a copy is on its way to your inbox.",
+  // Double opt-in: the same answer whether or not the address was on the list, so the form tells nobody who is.
+  newsletterCheckInbox: 'Almost done: we sent you an e-mail. Open its link and press Confirm to start your subscription.',
+  // The team's inbox (/admin/inbox): the same answer for every address, so the form tells nobody who is on the team.
+  signInLinkSent: 'If this address belongs to the team, a sign-in link is on its way. It works once, for 15 minutes.',
+  signInRefused: 'This sign-in link has expired or was already used.',
+  signInRequired: 'Please sign in to see the inbox.',
+  signedOut: 'You are signed out.',
+  outboxRetried: 'Queued: it is sent again on the next pass of the outbox.',
   orderNotFound: 'Order not found or link invalid',
   downloadForbidden: 'This download link is invalid, or the item has not been purchased',
   fileLinkInvalid: 'This file link is invalid or has expired',
@@ -153,6 +162,7 @@ export const MSG = {
 const BODY_NAMES: Record<string, string> = {
   json: 'application/json',
   multipart: 'multipart/form-data',
+  form: 'application/x-www-form-urlencoded',
   upload: 'the photo’s own type (image/jpeg, image/png or image/tiff)',
   none: 'a request without a body',
 };

@@ -38,7 +38,7 @@ export const contentPages: ContentPage[] = [
   { path: '/privacy-policy', title: 'Privacy Policy', figures: ['24-02-2025', 'under 13'] },
   { path: '/terms-of-service', title: 'Terms of Service', figures: ['24-02-2025'] },
   { path: '/cookie-policy', title: 'Cookie Policy', figures: ['24-02-2025', '_ga', '2 years', '_gid', '24 hours', 'session_id', 'language_pref', '1 year'] },
-  { path: '/image-restoration', title: 'Image Restoration & Creation', figures: ['$40', '$99', '$79', '$299', 'Popular', 'Restored & Colorized'], islands: ['BeforeAfterSlider', 'PackageButton', 'WatermarkedVideoPlayer'] },
+  { path: '/image-restoration', title: 'Image Restoration & Creation', figures: ['$40', '$99', '$79', '$299', 'Popular', 'Restored & Colorized'], islands: ['BeforeAfterSlider', 'LeadForm', 'PackageButton', 'WatermarkedVideoPlayer'] },
   { path: '/about-our-ai', title: 'About Our AI', figures: ['choose the model for every conversation'] },
   { path: '/faq', title: 'FAQ', figures: ['30-day money-back guarantee'] },
   { path: '/privacy-security', title: 'Privacy & Security', figures: ['Encryption everywhere'] },

@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { startSiteServer } from '../../scripts/lib/server';
 import { startEmbeddedServices } from '../../scripts/embedded/embedded-services';
 import { TEST_HEALTH_SECRET } from '../support/operator-health';
+import { E2E_OPERATOR } from './inbox-operator';
 import { launchBrowserServer } from '../support/browser';
 import { runCommand } from '../support/command';
 
@@ -34,6 +35,9 @@ export default async function setup(project: TestProject) {
   delete process.env.MAIL_FROM;
   // The operator's secret, so tests can read /api/health's details.
   process.env.HEALTH_SECRET = TEST_HEALTH_SECRET;
+  // The team's inbox (/admin/inbox): who may sign in; the owner's notices go to the outbox folder like all mail.
+  process.env.OPERATOR_EMAILS = E2E_OPERATOR;
+  process.env.NOTIFY_EMAIL = 'owner@lumora.test';
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-e2e-'));
   const [services, browser, build] = await Promise.allSettled([startEmbeddedServices({ dataDir }), launchBrowserServer(), built]);
   if (services.status === 'rejected' || browser.status === 'rejected' || build.status === 'rejected') {

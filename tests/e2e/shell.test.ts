@@ -100,7 +100,7 @@ describe('foundation pages', () => {
     // Anyone: yes or no, and what the pages need; no configuration.
     const open = await fetch(baseUrl() + '/api/health');
     expect(open.status).toBe(200);
-    expect(await open.json()).toEqual({ ok: true, video: { available: expect.any(Boolean) }, payments: { mode: 'demo' } });
+    expect(await open.json()).toEqual({ ok: true, status: 'ok', video: { available: expect.any(Boolean) }, payments: { mode: 'demo' } });
     const res = await fetch(baseUrl() + '/api/health', { headers: operatorHeaders });
     expect(res.status).toBe(200);
     const body = await res.json();

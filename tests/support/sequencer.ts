@@ -21,6 +21,7 @@ const LONGEST = [
   'tests/integration/video/parallax-paths.test.ts',
   'tests/e2e/content-routes.test.ts',
   'tests/integration/abuse/previews.test.ts',
+  'tests/integration/outbox/delivery.test.ts',
   'tests/integration/tool/video-options.test.ts',
   'tests/integration/tool/image-heal.test.ts',
   'tests/e2e/agent-hub.test.ts',

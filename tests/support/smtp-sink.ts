@@ -4,6 +4,8 @@ import { SMTPServer } from 'smtp-server';
 /**
  * A real SMTP server on loopback (the smtp-server package, no auth, no TLS) that keeps every message it
  * accepts, raw, so a test can read what a buyer would receive. SMTP_URL = sink.url points the site at it.
+ * `port` starts it on a given port: a test points the site at a port where nothing listens yet (the mail server
+ * is down), then brings the server up there.
  */
 export interface ReceivedMail {
   from: string;
@@ -11,7 +13,7 @@ export interface ReceivedMail {
   raw: string;
 }
 
-export async function startSmtpSink(): Promise<{ url: string; messages: ReceivedMail[]; stop(): Promise<void> }> {
+export async function startSmtpSink({ port: wanted = 0 }: { port?: number } = {}): Promise<{ url: string; messages: ReceivedMail[]; stop(): Promise<void> }> {
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -30,7 +32,7 @@ export async function startSmtpSink(): Promise<{ url: string; messages: Received
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(wanted, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from '../../../src/lib/email-schema';
+import { GUIDE_SLUG } from '../../../src/lib/guides';
 
 /** Optional text field: HTML forms send '' for an empty input, which counts as absent. */
 const optionalText = (max: number) =>
@@ -31,12 +32,19 @@ export const newsletterSchema = z.object({
   source: optionalText(200),
 });
 
+/** A checkbox: a plain form sends 'on' when ticked and nothing otherwise; an island sends true or false. */
+const checkbox = z.union([z.boolean(), z.enum(['on', 'true', '1', 'false', '0', ''])]).optional().transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
+
 export const leadSchema = z.object({
   name,
   email,
   phone: optionalText(50),
   interest: optionalText(200),
   source: optionalText(200),
+  /** The guide the form offers (a file name in src/content/guides); the default guide when absent. */
+  guide: optionalText(100).pipe(z.string().regex(GUIDE_SLUG, 'Unknown guide').optional()),
+  /** The form's newsletter box: ticked, the address also gets the newsletter's confirmation e-mail. */
+  newsletter: checkbox,
 });
 
 export type ContactInput = z.infer<typeof contactSchema>;

@@ -3,6 +3,8 @@ import { MSG } from '../../../src/lib/messages';
 import { clientId } from '../client-identity';
 import { enforceRateLimit } from '../rate-limit';
 import { HttpError, errorResponse, json, JSON_BODY_LIMIT, readBytes, requireMethod, zodMessage } from '../http';
+import { deliverSoon } from '../outbox/worker';
+import { recordDoubt } from './doubts';
 import { HONEYPOT_FIELD } from './schemas';
 
 /**
@@ -12,10 +14,12 @@ import { HONEYPOT_FIELD } from './schemas';
  */
 export interface FormDefinition<S extends z.ZodType> {
   /** Rate-limit bucket name, e.g. 'contact'. */
-  name: string;
+  name: 'contact' | 'leads' | 'newsletter';
   schema: S;
-  /** Stores the submission; returns the message shown on success. */
-  save(input: z.output<S>): Promise<string>;
+  /** Stores the submission with its outbox events (in one transaction); returns the events' ids. */
+  save(input: z.output<S>, from: { client: string }): Promise<(string | null)[]>;
+  /** What the visitor is told on success (and on a doubtful submission, which must look the same). */
+  message: string;
   /** Where a form post returns when the request has no same-origin Referer. */
   fallbackPath: string;
 }
@@ -25,25 +29,34 @@ const FORM_LIMIT = { max: 10, windowSeconds: 600 };
 
 export async function submitForm<S extends z.ZodType>(
   req: Request,
-  context: { ip?: string } | undefined,
+  context: { ip?: string; waitUntil?: (promise: Promise<unknown>) => void } | undefined,
   form: FormDefinition<S>,
 ): Promise<Response> {
   const isFormPost = (req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
-  let back = returnPath(req, undefined, form.fallbackPath);
+  // An error goes back to the page the form is on; only a success follows the form's own `redirect` (a "sent"
+  // page or fragment must never greet a refused submission).
+  const back = returnPath(req, undefined, form.fallbackPath);
   try {
     requireMethod(req, 'POST');
     const fields = await readFields(req, isFormPost);
-    back = returnPath(req, fields.redirect, form.fallbackPath);
-    // A filled honeypot is a bot: answer exactly like a success and store nothing.
+    const onward = returnPath(req, fields.redirect, form.fallbackPath);
+    // A filled honeypot is probably a bot: answered exactly like a success, notified to nobody, but kept for the
+    // day's digest of doubtful submissions (doubts.ts), so a real person caught by the guard is not lost.
     const honeypot = fields[HONEYPOT_FIELD];
-    if (honeypot !== undefined && honeypot !== '') return answer(isFormPost, back, 'Thank you!');
+    if (honeypot !== undefined && honeypot !== '') {
+      await recordDoubt(form.name, fields, 'the hidden field was filled in', clientId(context));
+      return answer(isFormPost, onward, form.message);
+    }
 
     const parsed = form.schema.safeParse(fields);
     if (!parsed.success) throw new HttpError(400, zodMessage(parsed.error));
 
     await enforceRateLimit({ key: `form:${form.name}:${clientId(context)}`, ...FORM_LIMIT }, { message: MSG.tooManyRequests });
 
-    return answer(isFormPost, back, await form.save(parsed.data));
+    const events = await form.save(parsed.data, { client: clientId(context) });
+    // The owner's notice and the visitor's e-mail leave right after the answer; the outbox's worker is the net.
+    deliverSoon(context, events);
+    return answer(isFormPost, onward, form.message);
   } catch (error) {
     const response = errorResponse(error);
     if (!isFormPost || response.status === 405) return response;

@@ -13,12 +13,19 @@ import { projectFile } from '../project-files';
 export type MailTarget = { kind: 'smtp'; url: string; from: string } | { kind: 'outbox'; dir: string; from: string };
 
 export interface MailMessage {
-  to: string;
+  /** One address, or several (the owner's NOTIFY_EMAIL list). */
+  to: string | string[];
   subject: string;
   text: string;
   html: string;
   /** Names the outbox file; unused for SMTP. */
   reference: string;
+  /** Where a reply goes: the visitor, on the owner's notice of a message or lead. */
+  replyTo?: string;
+  /** Extra header fields (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+  /** A fixed Message-ID (the outbox delivery's), so a mail program can tell a repeat of one notice. */
+  messageId?: string;
 }
 
 export type Delivery = { status: 'sent'; messageId: string } | { status: 'saved'; file: string };
@@ -32,7 +39,7 @@ export function readMailTarget(env: Env = process.env): MailTarget {
   const url = env.SMTP_URL?.trim();
   const from = env.MAIL_FROM?.trim();
   if (url && from) return { kind: 'smtp', url, from };
-  if (url || from) console.warn(`[mail] ${url ? 'MAIL_FROM' : 'SMTP_URL'} is not set: confirmations go to the local outbox`);
+  if (url || from) console.warn(`[mail] ${url ? 'MAIL_FROM' : 'SMTP_URL'} is not set: mail goes to the local outbox`);
   return { kind: 'outbox', dir: outboxDir(env), from: from || `${site.brand} <orders@localhost>` };
 }
 
@@ -53,7 +60,16 @@ function smtpTransport(url: string): Transporter {
 }
 
 export async function deliver(message: MailMessage, target: MailTarget = readMailTarget()): Promise<Delivery> {
-  const mail = { from: target.from, to: message.to, subject: message.subject, text: message.text, html: message.html };
+  const mail = {
+    from: target.from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    ...(message.replyTo && { replyTo: message.replyTo }),
+    ...(message.headers && { headers: message.headers }),
+    ...(message.messageId && { messageId: message.messageId }),
+  };
   if (target.kind === 'smtp') {
     const info = await smtpTransport(target.url).sendMail(mail);
     return { status: 'sent', messageId: String(info.messageId) };

@@ -44,7 +44,7 @@ describe('forms: no open redirect, nothing to learn, no evasion', () => {
     const first = await (await sign(email)).json();
     const again = await (await sign(email)).json();
     expect(again).toEqual(first);
-    expect(first).toEqual({ success: true, message: MSG.newsletterSubscribed });
+    expect(first).toEqual({ success: true, message: MSG.newsletterCheckInbox });
   });
 
   it('a forged X-Forwarded-For does not evade the form limit, and refused posts store nothing', async () => {

@@ -139,18 +139,18 @@ describe('the smaller findings: storage', () => {
     expect(await getStorage().get(`uploads/${grant.uploadId}`)).toBeNull();
   });
 
-  it('/api/health tells the public only yes or no, video and the payment mode; the details need the operator’s secret', async () => {
+  it('/api/health tells the public only yes or no (and whether degraded), video and the payment mode; the details need the operator’s secret', async () => {
     process.env.HEALTH_SECRET = TEST_HEALTH_SECRET;
     const open = await health(new Request(`${BASE}/api/health`));
     expect(open.status).toBe(200);
     const publicBody = await open.json();
-    expect(Object.keys(publicBody).sort()).toEqual(['ok', 'payments', 'video']);
-    expect(publicBody).toEqual({ ok: true, video: { available: expect.any(Boolean) }, payments: { mode: 'demo' } });
+    expect(Object.keys(publicBody).sort()).toEqual(['ok', 'payments', 'status', 'video']);
+    expect(publicBody).toEqual({ ok: true, status: 'ok', video: { available: expect.any(Boolean) }, payments: { mode: 'demo' } });
     for (const authorization of ['Bearer wrong-secret-0123456789', 'Basic xyz', `Bearer ${TEST_HEALTH_SECRET}x`]) {
-      expect(Object.keys(await (await health(new Request(`${BASE}/api/health`, { headers: { authorization } }))).json()).sort()).toEqual(['ok', 'payments', 'video']);
+      expect(Object.keys(await (await health(new Request(`${BASE}/api/health`, { headers: { authorization } }))).json()).sort()).toEqual(['ok', 'payments', 'status', 'video']);
     }
     const details = await (await health(operatorHealthRequest(`${BASE}/api/health`))).json();
-    expect(details).toMatchObject({ ok: true, platform: { database: 'embedded-pglite', ok: true }, chat: expect.any(Object), csp: expect.any(Object) });
+    expect(details).toMatchObject({ ok: true, status: 'ok', platform: { database: 'embedded-pglite', ok: true }, chat: expect.any(Object), csp: expect.any(Object), outbox: { ok: true } });
     // A secret too short to be one opens nothing.
     process.env.HEALTH_SECRET = 'short';
     expect(Object.keys(await (await health(new Request(`${BASE}/api/health`, { headers: { authorization: 'Bearer short' } }))).json())).not.toContain('platform');

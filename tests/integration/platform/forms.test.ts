@@ -114,10 +114,10 @@ describe('POST /api/newsletter', () => {
   it('subscribes once per address, whatever the case; a repeat is a friendly success', async () => {
     const email = `News.${randomUUID()}@Example.com`;
     const first = await sendJson(newsletter, { email });
-    expect(await first.json()).toEqual({ success: true, message: MSG.newsletterSubscribed });
+    expect(await first.json()).toEqual({ success: true, message: MSG.newsletterCheckInbox });
     const again = await sendJson(newsletter, { email: email.toLowerCase() });
     expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ success: true, message: MSG.newsletterSubscribed }); // the same answer: nothing to learn
+    expect(await again.json()).toEqual({ success: true, message: MSG.newsletterCheckInbox }); // the same answer: nothing to learn
     const rows = await query('select email from newsletter_subscribers where lower(email) = lower($1)', [email]);
     expect(rows).toHaveLength(1);
   });

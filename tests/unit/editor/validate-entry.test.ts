@@ -15,7 +15,8 @@ const entryOf = (file: string) => {
 const page = { title: 'Prices', description: 'What our services cost, and what each package includes for you.', heading: 'Prices' };
 
 describe('the schema check before saving', () => {
-  it.each(CONTENT_COLLECTIONS.flatMap((c) => [[c.name, `${c.folder}/${c.name === 'pages' ? 'automation' : 'ai-strategy'}.mdx`]]))(
+  const sample: Record<string, string> = { pages: 'automation', blog: 'ai-strategy', guides: 'prepare-old-photos-for-restoration' };
+  it.each(CONTENT_COLLECTIONS.flatMap((c) => [[c.name, `${c.folder}/${sample[c.name]}.mdx`]]))(
     'passes an existing %s entry (%s)',
     (collection, file) => {
       expect(validateEntry(collection, entryOf(file))).toEqual([]);
@@ -46,5 +47,12 @@ describe('the schema check before saving', () => {
     const post = entryOf('src/content/blog/ai-strategy.mdx');
     expect(validateEntry('blog', { ...post, body: '  \n' })).toEqual(['Article: write the article (a post without one cannot be published).']);
     expect(validateEntry('blog', { ...post, updated: '2020-01-01' })).toEqual(['Updated: updated must not be before date']);
+  });
+
+  it('refuses a guide without its text, and a lead form naming a guide by anything but a file name', () => {
+    const guide = entryOf('src/content/guides/prepare-old-photos-for-restoration.mdx');
+    expect(validateEntry('guides', { ...guide, body: '' })).toEqual(['Guide: write the guide (a guide without one cannot be published).']);
+    const form = { type: 'leadForm', title: 'Guide', source: 'x', guide: 'My Guide.pdf' };
+    expect(validateEntry('pages', { ...page, sections: [form] })[0]).toMatch(/^Sections 1 \(Lead form\) › Guide: guide must be the file name of a guide/);
   });
 });

@@ -16,7 +16,7 @@ async function withHealth(answer: unknown, status = 200) {
 
 describe('the tool page and the public health answer', () => {
   it('reads video availability and the payment mode from one request', async () => {
-    const { api, fetchMock } = await withHealth({ ok: true, video: { available: false }, payments: { mode: 'stripe' } } satisfies PublicHealth);
+    const { api, fetchMock } = await withHealth({ ok: true, status: 'ok', video: { available: false }, payments: { mode: 'stripe' } } satisfies PublicHealth);
     await expect(api.checkVideoAvailability()).resolves.toBe('unavailable');
     await expect(api.paymentMode()).resolves.toBe('stripe');
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -24,7 +24,7 @@ describe('the tool page and the public health answer', () => {
   });
 
   it('still reads them when the site answers 503 (unwell), and assumes videos work when nothing is known', async () => {
-    const unwell = await withHealth({ ok: false, video: { available: true }, payments: { mode: 'misconfigured' } } satisfies PublicHealth, 503);
+    const unwell = await withHealth({ ok: false, status: 'down', video: { available: true }, payments: { mode: 'misconfigured' } } satisfies PublicHealth, 503);
     await expect(unwell.api.paymentMode()).resolves.toBe('misconfigured');
     vi.resetModules();
     const broken = await withHealth('not json at all', 500);
