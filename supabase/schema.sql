@@ -2,6 +2,49 @@
 -- Regenerate with `npm run db:schema` after adding a migration (a test fails while this file is stale).
 -- Tables, views, functions, triggers, policies and grants, each sorted by name.
 
+create table public.allowance_takes (
+  transformation_id uuid not null,
+  allowance_id uuid not null,
+  taken_at timestamp with time zone not null default now(),
+  constraint allowance_takes_allowance_id_fkey FOREIGN KEY (allowance_id) REFERENCES package_allowances(id) ON DELETE CASCADE,
+  constraint allowance_takes_transformation_id_fkey FOREIGN KEY (transformation_id) REFERENCES media_transformations(id) ON DELETE CASCADE,
+  constraint allowance_takes_pkey PRIMARY KEY (transformation_id)
+);
+CREATE INDEX allowance_takes_allowance_idx ON public.allowance_takes USING btree (allowance_id, taken_at);
+alter table public.allowance_takes enable row level security;
+
+create table public.batch_items (
+  id uuid not null default gen_random_uuid(),
+  batch_id uuid not null,
+  position integer not null,
+  name text not null,
+  status text not null default 'waiting'::text,
+  upload_path text,
+  transformation_id uuid,
+  taken boolean not null default false,
+  note text,
+  error text,
+  attempts integer not null default 0,
+  lease_until timestamp with time zone,
+  result_bytes bigint,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  constraint batch_items_attempts_check CHECK ((attempts >= 0)),
+  constraint batch_items_error_check CHECK ((length(error) <= 1000)),
+  constraint batch_items_name_check CHECK (((length(name) >= 1) AND (length(name) <= 255))),
+  constraint batch_items_note_check CHECK ((length(note) <= 500)),
+  constraint batch_items_position_check CHECK (("position" >= 0)),
+  constraint batch_items_result_bytes_check CHECK ((result_bytes >= 0)),
+  constraint batch_items_status_check CHECK ((status = ANY (ARRAY['waiting'::text, 'working'::text, 'done'::text, 'failed'::text]))),
+  constraint batch_items_upload_path_check CHECK ((length(upload_path) <= 512)),
+  constraint batch_items_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES tool_batches(id) ON DELETE CASCADE,
+  constraint batch_items_transformation_id_fkey FOREIGN KEY (transformation_id) REFERENCES media_transformations(id) ON DELETE SET NULL,
+  constraint batch_items_pkey PRIMARY KEY (id),
+  constraint batch_items_batch_id_position_key UNIQUE (batch_id, "position")
+);
+CREATE INDEX batch_items_queue_idx ON public.batch_items USING btree (status, created_at) WHERE (status = ANY (ARRAY['waiting'::text, 'working'::text]));
+alter table public.batch_items enable row level security;
+
 create table public.catalog_prices (
   item_type text not null,
   item_key text not null,
@@ -121,14 +164,17 @@ CASE
     ELSE kind
 END) stored,
   owner_secret_hash text,
+  allowance_id uuid,
   constraint media_transformations_completed_has_result CHECK (((status <> 'completed'::text) OR (result_path IS NOT NULL))),
   constraint media_transformations_kind_check CHECK ((kind = ANY (ARRAY['image'::text, 'video'::text]))),
   constraint media_transformations_owner_secret_hash_hex CHECK ((owner_secret_hash ~ '^[0-9a-f]{64}$'::text)),
   constraint media_transformations_progress_check CHECK (((progress >= (0)::double precision) AND (progress <= (1)::double precision))),
   constraint media_transformations_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'processing'::text, 'completed'::text, 'failed'::text]))),
+  constraint media_transformations_allowance_id_fkey FOREIGN KEY (allowance_id) REFERENCES package_allowances(id) ON DELETE SET NULL,
   constraint media_transformations_pkey PRIMARY KEY (id)
 );
 CREATE INDEX media_transformations_active_idx ON public.media_transformations USING btree (updated_at) WHERE (status = ANY (ARRAY['queued'::text, 'processing'::text]));
+CREATE INDEX media_transformations_allowance_idx ON public.media_transformations USING btree (allowance_id) WHERE (allowance_id IS NOT NULL);
 alter table public.media_transformations enable row level security;
 
 create table public.newsletter_subscribers (
@@ -205,13 +251,48 @@ create table public.outbox_events (
   payload jsonb not null default '{}'::jsonb,
   created_at timestamp with time zone not null default now(),
   constraint outbox_events_dedupe_key_check CHECK (((length(dedupe_key) >= 1) AND (length(dedupe_key) <= 300))),
-  constraint outbox_events_kind_check CHECK ((kind = ANY (ARRAY['contact.message'::text, 'lead.created'::text, 'newsletter.confirm'::text, 'newsletter.confirmed'::text, 'order.paid'::text, 'order.refunded'::text, 'order.disputed'::text, 'order.item_refunded'::text, 'job.failed_after_payment'::text, 'doubts.digest'::text]))),
+  constraint outbox_events_kind_check CHECK ((kind = ANY (ARRAY['contact.message'::text, 'lead.created'::text, 'newsletter.confirm'::text, 'newsletter.confirmed'::text, 'order.paid'::text, 'order.refunded'::text, 'order.disputed'::text, 'order.item_refunded'::text, 'job.failed_after_payment'::text, 'doubts.digest'::text, 'package.link'::text]))),
   constraint outbox_events_ref_check CHECK (((length(ref) >= 1) AND (length(ref) <= 200))),
   constraint outbox_events_pkey PRIMARY KEY (id),
   constraint outbox_events_dedupe_key_key UNIQUE (dedupe_key)
 );
 CREATE INDEX outbox_events_created_idx ON public.outbox_events USING btree (created_at);
 alter table public.outbox_events enable row level security;
+
+create table public.package_allowances (
+  id uuid not null default gen_random_uuid(),
+  payment_id uuid not null,
+  payment_item_id bigint not null,
+  package_id text not null,
+  images_total integer not null,
+  images_used integer not null default 0,
+  expires_at timestamp with time zone not null,
+  revoked_at timestamp with time zone,
+  revoked_reason text,
+  link_version integer not null default 1,
+  created_at timestamp with time zone not null default now(),
+  constraint package_allowances_images_total_check CHECK ((images_total > 0)),
+  constraint package_allowances_link_version_check CHECK ((link_version > 0)),
+  constraint package_allowances_revoked_reason_check CHECK ((revoked_reason = ANY (ARRAY['refunded'::text, 'disputed'::text]))),
+  constraint package_allowances_used_within CHECK (((images_used >= 0) AND (images_used <= images_total))),
+  constraint package_allowances_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id) ON DELETE CASCADE,
+  constraint package_allowances_payment_item_id_fkey FOREIGN KEY (payment_item_id) REFERENCES payment_items(id) ON DELETE CASCADE,
+  constraint package_allowances_pkey PRIMARY KEY (id),
+  constraint package_allowances_payment_item_id_key UNIQUE (payment_item_id)
+);
+CREATE INDEX package_allowances_payment_idx ON public.package_allowances USING btree (payment_id);
+alter table public.package_allowances enable row level security;
+
+create table public.package_terms (
+  package_id text not null,
+  images integer not null,
+  valid_months integer not null,
+  constraint package_terms_images_check CHECK (((images >= 1) AND (images <= 100000))),
+  constraint package_terms_package_id_check CHECK ((package_id ~ '^[a-z0-9-]+$'::text)),
+  constraint package_terms_valid_months_check CHECK (((valid_months >= 1) AND (valid_months <= 120))),
+  constraint package_terms_pkey PRIMARY KEY (package_id)
+);
+alter table public.package_terms enable row level security;
 
 create table public.payment_items (
   id bigint generated always as identity not null,
@@ -279,6 +360,23 @@ create table public.stripe_events (
 );
 alter table public.stripe_events enable row level security;
 
+create table public.tool_batches (
+  id uuid not null default gen_random_uuid(),
+  allowance_id uuid,
+  owner_secret_hash text,
+  model text not null,
+  prompt text,
+  created_at timestamp with time zone not null default now(),
+  constraint tool_batches_model_check CHECK (((length(model) >= 1) AND (length(model) <= 100))),
+  constraint tool_batches_one_owner CHECK ((num_nonnulls(allowance_id, owner_secret_hash) = 1)),
+  constraint tool_batches_owner_secret_hash_check CHECK ((owner_secret_hash ~ '^[0-9a-f]{64}$'::text)),
+  constraint tool_batches_prompt_check CHECK ((length(prompt) <= 1000)),
+  constraint tool_batches_allowance_id_fkey FOREIGN KEY (allowance_id) REFERENCES package_allowances(id) ON DELETE CASCADE,
+  constraint tool_batches_pkey PRIMARY KEY (id)
+);
+CREATE INDEX tool_batches_allowance_idx ON public.tool_batches USING btree (allowance_id, created_at) WHERE (allowance_id IS NOT NULL);
+alter table public.tool_batches enable row level security;
+
 create table public.upload_grants (
   upload_id text not null,
   created_at timestamp with time zone not null default now(),
@@ -298,6 +396,111 @@ create table public.work_slots (
 );
 CREATE INDEX work_slots_kind_idx ON public.work_slots USING btree (kind, expires_at);
 alter table public.work_slots enable row level security;
+
+CREATE OR REPLACE FUNCTION public.allowance_take(p_allowance uuid, p_transformation uuid)
+ RETURNS TABLE(outcome text, images_used integer, images_total integer)
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_kind text;
+  v_status text;
+  v_purchased boolean;
+  v_a public.package_allowances%rowtype;
+  v_taken uuid;
+begin
+  select m.kind, m.status, m.purchased into v_kind, v_status, v_purchased
+    from public.media_transformations m where m.id = p_transformation for update;
+  if not found then
+    raise exception 'Item not found' using errcode = 'LU404', detail = 'not-found';
+  end if;
+  select * into v_a from public.package_allowances a where a.id = p_allowance for update;
+  if not found then
+    raise exception 'Package not found' using errcode = 'LU404', detail = 'not-found';
+  end if;
+  select t.allowance_id into v_taken from public.allowance_takes t where t.transformation_id = p_transformation;
+  if found then
+    if v_taken = p_allowance then
+      return query select 'already'::text, v_a.images_used, v_a.images_total;
+      return;
+    end if;
+    raise exception 'Taken by another package' using errcode = 'LU409', detail = 'other-package';
+  end if;
+  if v_a.revoked_at is not null then
+    raise exception 'Package revoked' using errcode = 'LU409', detail = 'revoked';
+  end if;
+  if v_a.expires_at <= now() then
+    raise exception 'Package expired' using errcode = 'LU409', detail = 'expired';
+  end if;
+  if v_kind <> 'image' then
+    raise exception 'Only images' using errcode = 'LU400', detail = 'not-image';
+  end if;
+  if v_status <> 'completed' then
+    raise exception 'Not ready' using errcode = 'LU409', detail = 'not-ready';
+  end if;
+  if v_purchased then
+    raise exception 'Already purchased' using errcode = 'LU409', detail = 'purchased';
+  end if;
+  if v_a.images_used >= v_a.images_total then
+    raise exception 'No images left' using errcode = 'LU409', detail = 'used-up';
+  end if;
+  insert into public.allowance_takes (transformation_id, allowance_id) values (p_transformation, p_allowance);
+  update public.package_allowances a set images_used = a.images_used + 1 where a.id = p_allowance;
+  update public.media_transformations m set purchased = true, allowance_id = p_allowance where m.id = p_transformation;
+  return query select 'taken'::text, v_a.images_used + 1, v_a.images_total;
+end;
+$function$;
+-- grants on public.allowance_take(p_allowance uuid, p_transformation uuid): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.batch_claim(p_site_max integer, p_owner_max integer, p_lease_seconds integer)
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+declare
+  v_id uuid;
+  v_free integer;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('batch-claim', 0));
+  update public.batch_items i
+     set status = case when i.attempts >= 3 then 'failed' else 'waiting' end,
+         error = case when i.attempts >= 3 then 'Processing stopped responding three times. Please try again.' else i.error end,
+         lease_until = null
+   where i.status = 'working' and i.lease_until < now();
+  update public.batch_items i
+     set status = 'failed',
+         error = case when a.revoked_at is not null then 'revoked' when a.expires_at <= now() then 'expired' else 'used-up' end
+    from public.tool_batches b join public.package_allowances a on a.id = b.allowance_id
+   where i.batch_id = b.id and i.status = 'waiting'
+     and (a.revoked_at is not null or a.expires_at <= now() or a.images_used >= a.images_total);
+  v_free := p_site_max - (select count(*) from public.batch_items i where i.status = 'working');
+  while v_free > 0 loop
+    with working as (
+      select coalesce(b.allowance_id, b.id) as owner, count(*) as n
+        from public.batch_items i join public.tool_batches b on b.id = i.batch_id
+       where i.status = 'working' group by 1
+    )
+    select i.id into v_id
+      from public.batch_items i
+      join public.tool_batches b on b.id = i.batch_id
+      left join public.package_allowances a on a.id = b.allowance_id
+      left join working w on w.owner = coalesce(b.allowance_id, b.id)
+     where i.status = 'waiting'
+       and coalesce(w.n, 0) < p_owner_max
+       and (a.id is null or a.images_used + coalesce(w.n, 0) < a.images_total)
+     order by coalesce(w.n, 0), i.created_at, i.position
+     limit 1;
+    exit when v_id is null;
+    update public.batch_items set status = 'working', attempts = attempts + 1, error = null,
+           lease_until = now() + make_interval(secs => p_lease_seconds)
+     where id = v_id;
+    return next v_id;
+    v_id := null;
+    v_free := v_free - 1;
+  end loop;
+end;
+$function$;
+-- grants on public.batch_claim(p_site_max integer, p_owner_max integer, p_lease_seconds integer): postgres=X/postgres
 
 CREATE OR REPLACE FUNCTION public.chat_reserve(p_client text, p_estimate bigint, p_site_limit bigint, p_client_limit bigint)
  RETURNS TABLE(day date, refused text)
@@ -440,6 +643,8 @@ begin
       when 'lead.created' then array['owner-email', 'owner-webhook', 'visitor-email']
       when 'newsletter.confirm' then array['visitor-email']
       when 'order.paid' then array['owner-email', 'owner-webhook', 'visitor-email']
+      -- "Lost your link?": the buyer's package links, to the order's address only.
+      when 'package.link' then array['visitor-email']
       else array['owner-email', 'owner-webhook']
     end) as c;
   return v_id;
@@ -489,6 +694,35 @@ begin
 end;
 $function$;
 -- grants on public.outbox_payment_events(): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.package_allowance_on_revoke()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+begin
+  update public.package_allowances set revoked_at = now(), revoked_reason = new.status
+   where payment_id = new.id and revoked_at is null;
+  return null;
+end;
+$function$;
+-- grants on public.package_allowance_on_revoke(): postgres=X/postgres
+
+CREATE OR REPLACE FUNCTION public.package_allowance_on_sale()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+begin
+  insert into public.package_allowances (payment_id, payment_item_id, package_id, images_total, expires_at)
+    select new.payment_id, new.id, new.package_id, t.images, now() + make_interval(months => t.valid_months)
+      from public.payments p join public.package_terms t on t.package_id = new.package_id
+     where p.id = new.payment_id and p.status = 'completed'
+    on conflict (payment_item_id) do nothing;
+  return null;
+end;
+$function$;
+-- grants on public.package_allowance_on_sale(): postgres=X/postgres
 
 CREATE OR REPLACE FUNCTION public.place_order(p_items jsonb, p_idempotency_key text, p_method text)
  RETURNS TABLE(payment_id uuid, replayed boolean)
@@ -675,7 +909,10 @@ begin
 end;
 $function$;
 
+CREATE TRIGGER batch_items_updated_at BEFORE UPDATE ON public.batch_items FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 CREATE TRIGGER media_transformations_outbox AFTER UPDATE OF status ON public.media_transformations FOR EACH ROW WHEN (((new.status = 'failed'::text) AND (old.status IS DISTINCT FROM 'failed'::text) AND new.purchased)) EXECUTE FUNCTION outbox_job_events();
 CREATE TRIGGER media_transformations_updated_at BEFORE UPDATE ON public.media_transformations FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 CREATE TRIGGER payment_items_outbox AFTER UPDATE OF refund_id ON public.payment_items FOR EACH ROW WHEN (((old.refund_id IS NULL) AND (new.refund_id IS NOT NULL))) EXECUTE FUNCTION outbox_item_refund_events();
+CREATE TRIGGER payment_items_package_allowance AFTER INSERT OR UPDATE OF sold ON public.payment_items FOR EACH ROW WHEN (((new.package_id IS NOT NULL) AND new.sold)) EXECUTE FUNCTION package_allowance_on_sale();
 CREATE TRIGGER payments_outbox AFTER INSERT OR UPDATE OF status ON public.payments FOR EACH ROW EXECUTE FUNCTION outbox_payment_events();
+CREATE TRIGGER payments_package_allowance_revoke AFTER UPDATE OF status ON public.payments FOR EACH ROW WHEN (((new.status = ANY (ARRAY['refunded'::text, 'disputed'::text])) AND (old.status IS DISTINCT FROM new.status))) EXECUTE FUNCTION package_allowance_on_revoke();

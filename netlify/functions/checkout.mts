@@ -36,6 +36,7 @@ export default withErrors(async (req: Request, context: unknown) => {
     currency: result.currency,
     items: result.items,
     downloads: result.downloads,
+    allowances: result.allowances,
     orderToken: result.orderToken,
     confirmation: result.confirmation,
     ...('checkoutUrl' in result && { checkoutUrl: result.checkoutUrl }),

@@ -28,7 +28,7 @@ export default withErrors(async (req: Request) => {
   }
   const t = await getTransformation(id);
   if (!t) return errorJson(404, MSG.transformationNotFound);
-  assertOwner(t, req);
+  await assertOwner(t, req);
   return json(await statusAnswer(t));
 });
 

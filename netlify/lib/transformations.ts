@@ -46,6 +46,8 @@ export interface Transformation {
   purchased: boolean;
   /** SHA-256 (hex) of the owner secret the creating browser holds; null for a legacy item (tool/ownership.ts). */
   ownerSecretHash: string | null;
+  /** The package allowance whose link is also a key to the item: a photo of its batch, or a result it took. */
+  allowanceId: string | null;
   error: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -58,8 +60,10 @@ export interface NewTransformation {
   mode?: string | null;
   originalPath?: string | null;
   hints?: Record<string, unknown>;
-  /** The owner secret's hash (tool/ownership.ts `newOwnerSecret`); every item the tool makes has one. */
+  /** The owner secret's hash (tool/ownership.ts `newOwnerSecret`); every item the tool makes has one or an allowance. */
   ownerSecretHash?: string | null;
+  /** A package batch's photo: the allowance whose link is its key. */
+  allowanceId?: string | null;
   /** Defaults to 'queued'. */
   status?: 'queued' | 'processing';
 }
@@ -85,6 +89,7 @@ const COLUMN_OF: { [K in keyof Columns]-?: string } = {
   hints: 'hints',
   purchased: 'purchased',
   ownerSecretHash: 'owner_secret_hash',
+  allowanceId: 'allowance_id',
   error: 'error',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
@@ -102,8 +107,8 @@ const one = (rows: Row[]) => (rows[0] ? toTransformation(rows[0]) : null);
 
 export async function createTransformation(input: NewTransformation, db: Queryable = { query }): Promise<Transformation> {
   const rows = await db.query<Row>(
-    `insert into media_transformations (kind, status, model, prompt, mode, original_path, hints, owner_secret_hash)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) returning ${COLUMNS}`,
+    `insert into media_transformations (kind, status, model, prompt, mode, original_path, hints, owner_secret_hash, allowance_id)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9) returning ${COLUMNS}`,
     [
       input.kind,
       input.status ?? 'queued',
@@ -113,6 +118,7 @@ export async function createTransformation(input: NewTransformation, db: Queryab
       input.originalPath ?? null,
       JSON.stringify(input.hints ?? {}),
       input.ownerSecretHash ?? null,
+      input.allowanceId ?? null,
     ],
   );
   return toTransformation(rows[0]!);

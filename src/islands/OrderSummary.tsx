@@ -5,6 +5,8 @@ import { confirmationSentence, loadOrder, orderPageUrl, waitForPayment, type Pai
 import { MSG } from '../lib/messages';
 import { firstTimeInSession } from '../lib/once';
 import { toast } from '../lib/toast';
+import { $packageKey, expiryDate, keyFromHash, type AllowanceSummary } from '../lib/packages';
+import { PACKAGE_VALID_MONTHS } from '../lib/catalog';
 
 /**
  * The success page's live part. After a demo checkout (`?order=<paymentId>&token=<orderToken>`) it lists
@@ -59,6 +61,10 @@ function followOrder(setState: (state: State) => void): () => void {
     clearCart();
     // The tool's Download gives these clean files from now on, wherever the order was paid.
     rememberDownloads(loaded.downloads);
+    // The package this order gave opens in the tool from now on, in this browser, without its link.
+    const live = (loaded.allowances ?? []).find((a) => a.state === 'active');
+    const key = live && keyFromHash(new URL(live.link, window.location.origin).hash);
+    if (key) $packageKey.set(key);
     setState({ kind: 'loaded', order: loaded });
     // Toasted here, after the redirect, where the buyer can read it; once per order, not on every reload.
     if (firstTimeInSession(`lumora:order-toasted:${loaded.paymentId}`)) toast.success(MSG.checkoutSuccess);
@@ -138,11 +144,12 @@ function OrderDetails({ order }: { order: Order }) {
                   <a className="btn-primary" href={download.url} download={download.filename}>
                     Download {item.type === 'video' ? 'video' : 'image'}
                   </a>
-                ) : (
-                  <span className="text-sm text-muted" data-testid={item.duplicate && 'duplicate'}>
-                    {item.duplicate === 'refunded' ? MSG.itemDuplicateRefunded : item.duplicate ? MSG.itemDuplicatePending : 'Our team will e-mail your finished files'}
+                ) : item.duplicate ? (
+                  <span className="text-sm text-muted" data-testid="duplicate">
+                    {item.duplicate === 'refunded' ? MSG.itemDuplicateRefunded : MSG.itemDuplicatePending}
                   </span>
-                )}
+                ) : null}
+                {item.type === 'package' && <PackageAllowance allowance={order.allowances?.find((a) => a.packageId === item.packageId)} />}
               </li>
             );
           })}
@@ -153,5 +160,34 @@ function OrderDetails({ order }: { order: Order }) {
         </p>
       </section>
     </>
+  );
+}
+
+/**
+ * What a paid package gives and how to use it: images left of the total, the expiry, and its secret link (kept in this
+ * browser too). Before the payment is confirmed there is no allowance yet.
+ */
+function PackageAllowance({ allowance }: { allowance: AllowanceSummary | undefined }) {
+  if (!allowance) return <p className="w-full text-sm text-muted">Your package's images are ready the moment the payment is confirmed.</p>;
+  if (allowance.state === 'revoked') return <p className="w-full text-sm" role="note">{MSG.packageRevoked}</p>;
+  const href = new URL(allowance.link, window.location.origin).href;
+  return (
+    <div className="w-full space-y-2 rounded-md bg-surface-2 p-4 text-sm" data-testid="package-allowance">
+      <p>
+        <strong data-testid="package-left">{allowance.imagesLeft} of {allowance.imagesTotal} images left</strong>, to use until{' '}
+        <time dateTime={allowance.expiresAt}>{expiryDate(allowance.expiresAt)}</time> ({PACKAGE_VALID_MONTHS} months from today).
+      </p>
+      <p>
+        Open your package in the tool, add your photos (many at once if you like) and download each restored photo, or all
+        of them as a ZIP, the moment it is done.
+      </p>
+      <p>
+        <a className="btn-primary" href={allowance.link} data-testid="package-link">Open your package</a>
+      </p>
+      <p className="text-muted">
+        This link is the key to your images: keep it private. This browser remembers it; for another device, copy it:{' '}
+        <code className="break-all select-all" data-testid="package-link-text">{href}</code>
+      </p>
+    </div>
   );
 }

@@ -37,11 +37,22 @@ export interface ImagePackage {
   id: string;
   name: string;
   priceValue: number;
+  /** Images the package gives: results taken clean in the tool, one per distinct photo (netlify/lib/packages). */
+  images: number;
   description: string;
   features: string[];
   isPopular: boolean;
   buttonText: string;
 }
+
+/**
+ * How long a package's images may be used, from the payment. The database copies each package's `images` and this
+ * into `package_terms` when a migration writes them (tests/unit/packages/terms.test.ts fails while they differ).
+ */
+export const PACKAGE_VALID_MONTHS = 12;
+
+/** The line every package card, the checkout and the success page state: what the buyer gets and until when. */
+export const packageTermsLine = (pkg: Pick<ImagePackage, 'images'>) => `${pkg.images} images, to use within ${PACKAGE_VALID_MONTHS} months`;
 
 /** The four image-service packages of the image services page. */
 export const IMAGE_PACKAGES: readonly ImagePackage[] = [
@@ -50,7 +61,8 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
     name: 'Basic Restoration',
     priceValue: 40,
     description: 'Bring faded and damaged photos back to life.',
-    features: ['Up to 100 images', 'Scratch and dust removal', 'Colour and contrast correction', 'Same-day delivery'],
+    images: 100,
+    features: ['Scratch and dust removal', 'Colour and contrast correction', 'Many photos at once, one ZIP'],
     isPopular: false,
     buttonText: 'Choose Basic',
   },
@@ -59,7 +71,8 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
     name: 'Premium Restoration',
     priceValue: 99,
     description: 'Full restoration with colorization for a larger collection.',
-    features: ['Up to 250 images', 'Restoration and colorization', 'Detail and face enhancement', 'Same-day delivery'],
+    images: 250,
+    features: ['Restoration and colorization', 'Detail and face enhancement', 'Many photos at once, one ZIP'],
     isPopular: true,
     buttonText: 'Choose Premium',
   },
@@ -67,8 +80,9 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
     id: 'ai-creation',
     name: 'AI Creation',
     priceValue: 79,
-    description: 'New images created from your brief and reference photos.',
-    features: ['Up to 100 images', 'Custom styles and scenes', 'Commercial-use files', 'Same-day delivery'],
+    description: 'Images from every mode of the tool, for your own projects.',
+    images: 100,
+    features: ['Any mode of the tool', 'Commercial-use files', 'Many photos at once, one ZIP'],
     isPopular: false,
     buttonText: 'Choose Creation',
   },
@@ -76,8 +90,9 @@ export const IMAGE_PACKAGES: readonly ImagePackage[] = [
     id: 'family-package',
     name: 'Family Package',
     priceValue: 299,
-    description: 'The whole family archive restored, colorized and organised.',
-    features: ['Up to 500 images', 'Restoration and colorization', 'Organised digital album', 'Next-day delivery'],
+    description: 'The whole family archive restored and colorized, batch by batch.',
+    images: 500,
+    features: ['Restoration and colorization', 'Enough for a whole family archive', 'Many photos at once, one ZIP'],
     isPopular: false,
     buttonText: 'Choose Family',
   },

@@ -3,6 +3,7 @@
  * its webhook lands, so the page asks the server about the session until the order leaves `pending`.
  */
 import { MSG } from './messages';
+import type { AllowanceSummary } from './packages';
 
 /**
  * What happened to the order confirmation e-mail; the address only ever appears masked (a…@example.com).
@@ -29,8 +30,10 @@ export interface PaidOrder {
   paymentMethod: string;
   createdAt: string;
   /** `duplicate`: paid for here but sold by another payment (the buyer paid twice), so refunded or being refunded. */
-  items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string; duplicate?: 'refunded' | 'refund-pending' }[];
+  items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string; packageId?: string; duplicate?: 'refunded' | 'refund-pending' }[];
   downloads: { transformationId: string; url: string; filename: string }[];
+  /** Each paid package's allowance: its link, images in all, used and left, expiry. */
+  allowances?: AllowanceSummary[];
   confirmation?: Confirmation;
 }
 

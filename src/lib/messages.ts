@@ -156,6 +156,30 @@ export const MSG = {
   invalidTransformationId: 'Invalid transformation id',
   transformationNotFound: 'Transformation not found',
   previewNotFound: 'There is no preview for this item yet',
+
+  // Packages: the allowance a paid package gives, spent in the tool (netlify/lib/packages)
+  packageLinkInvalid: 'This package link is not valid (it may have been replaced by a newer one). Use “Lost your link?” to have it sent to the e-mail of your order.',
+  packageRequired: 'Open your package link first: this needs a package.',
+  packageUsedUp: 'No images are left in your package: this photo was not taken. You can still add it to the cart, or contact us for more images.',
+  packageExpired: (until: string) => `Your package expired on ${until}; its images can no longer be used. Please contact us at /contact — we will help.`,
+  packageExpiredShort: 'Your package has expired. Please contact us at /contact — we will help.',
+  packageRevoked: 'This package was refunded, so its remaining images can no longer be used. What you already took stays yours to download.',
+  packageNotReady: 'This photo is not finished (or its restoration failed), so it cannot be taken: nothing was used.',
+  packageNotImage: 'A package gives images: videos go to the cart.',
+  packageTakenElsewhere: 'This photo was already taken by another package.',
+  packageAlreadyBought: 'This photo was already bought, so your package was not used for it.',
+  packageTaken: (left: number) => `Taken with your package: ${left} image${left === 1 ? '' : 's'} left. Download gives the clean file.`,
+  packageAlreadyTaken: 'Already taken with your package: downloading it again is free.',
+  packageLinkSent: 'If that address bought a package, its link is on its way there. Nothing arrived? Check your spam folder, or contact us.',
+  packageLinkRequests: 'Too many requests for package links. Please wait a few minutes and try again.',
+  packageOpened: (name: string, left: number) => `${name} opened: ${left} image${left === 1 ? '' : 's'} left.`,
+  // Batches: many photos at once (netlify/lib/batches)
+  batchTooMany: (left: number) => `Your package has room for ${left} more photo${left === 1 ? '' : 's'} (images left, less the photos already waiting).`,
+  batchTooManyWithout: (max: number) => `Without a package, a batch holds at most ${max} photos. A package lets you restore many more at once.`,
+  batchNotFound: 'This batch was not found.',
+  batchStopped: 'Processing stopped responding three times. Please try again.',
+  batchRetryGone: 'This photo can no longer be retried: please add it again.',
+  batchNothingToZip: 'No photo of this batch has been taken yet: nothing to download.',
 } as const;
 
 /** How the request guard names the bodies an endpoint takes (netlify/lib/http.ts). */

@@ -28,16 +28,20 @@ interface TabQuery {
 const TABS: Record<InboxTab, TabQuery> = {
   orders: {
     table: 'payments',
-    // Images used and left: packages carry no allowance yet; the columns are kept for when they do.
+    // Images used and left: the order's package allowances summed (empty for an order without a package); nothing is
+    // left of a refunded or expired one.
     columns: ['Placed', 'Order', 'Status', 'Paid by', 'Total', 'Items', 'Buyer', 'Confirmation', 'Images used', 'Images left'],
     sql: `select p.id, p.created_at, p.status, p.payment_method, p.amount, p.email, p.email_status,
+                 (select sum(a.images_used) from package_allowances a where a.payment_id = p.id) as images_used,
+                 (select sum(case when a.revoked_at is null and a.expires_at > now() then a.images_total - a.images_used else 0 end)
+                    from package_allowances a where a.payment_id = p.id) as images_left,
                  (select string_agg(coalesce(c.name, pi.package_id, m.kind) || ' ' || pi.price::text, '; ' order by pi.position)
                     from payment_items pi
                     left join media_transformations m on m.id = pi.transformation_id
                     left join catalog_prices c on (c.item_type = 'package' and c.item_key = pi.package_id) or (c.item_type = 'transformation' and c.item_key = m.price_key)
                    where pi.payment_id = p.id) as items
             from payments p order by p.created_at desc`,
-    row: (r) => [iso(r.created_at), text(r.id), text(r.status), text(r.payment_method), formatPrice(Number(r.amount)), text(r.items), text(r.email), text(r.email_status), null, null],
+    row: (r) => [iso(r.created_at), text(r.id), text(r.status), text(r.payment_method), formatPrice(Number(r.amount)), text(r.items), text(r.email), text(r.email_status), text(r.images_used), text(r.images_left)],
   },
   messages: {
     table: 'contact_messages',

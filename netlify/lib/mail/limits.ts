@@ -5,7 +5,7 @@ const DAY = 86_400;
 
 /**
  * Daily limits on mail to addresses a visitor typed (the buyer's confirmation, a message's receipt, the free guide,
- * the newsletter confirmation), so no form can be used to send the site's mail to strangers: a few per recipient
+ * the newsletter confirmation, a package link sent again), so no form can be used to send the site's mail to strangers: a few per recipient
  * and purpose (a buyer orders a few times a day at most), a share of the day per recipient domain
  * (MAIL_LIMITS.perDomain), and a site-wide number (MAIL_DAILY_LIMIT) that keeps a flood from many clients from
  * burning the mail provider's quota or reputation. Past either, nothing is sent and the delivery says `limited`.
@@ -22,7 +22,7 @@ export const MAIL_LIMITS = {
 } as const;
 
 /** What a visitor's mail is for: each has its own few a day per recipient. */
-export type MailPurpose = 'order' | 'receipt' | 'guide' | 'newsletter';
+export type MailPurpose = 'order' | 'receipt' | 'guide' | 'newsletter' | 'package-link';
 
 const siteMailLimit = () => (Number(process.env.MAIL_DAILY_LIMIT) > 0 ? Number(process.env.MAIL_DAILY_LIMIT) : MAIL_LIMITS.site.max);
 export const domainMailLimit = () => Math.max(MAIL_LIMITS.perDomain.min, Math.ceil(siteMailLimit() * MAIL_LIMITS.perDomain.share));

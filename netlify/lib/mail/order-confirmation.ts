@@ -2,23 +2,36 @@ import { formatPrice } from '../../../src/lib/catalog';
 import { site } from '../../../src/lib/site';
 import { MSG } from '../../../src/lib/messages';
 import type { Order } from '../orders/order';
+import type { AllowanceSummary } from '../../../src/lib/packages';
 import { escapeHtml as escape } from './compose';
 import type { MailMessage } from './transport';
 
 export { MAIL_LIMITS, domainMailLimit } from './limits';
 
+/** What a package line says: what it gives, until when, and how it is used (no promise the tool does not keep). */
+export const packageNote = (a: Pick<AllowanceSummary, 'imagesTotal' | 'imagesLeft' | 'expiresAt' | 'state'>) =>
+  a.state === 'revoked'
+    ? MSG.packageRevoked
+    : `${a.imagesLeft} of ${a.imagesTotal} images left, to use until ${a.expiresAt.slice(0, 10)}: open your package link, add your photos (many at once if you like) and download each restored photo, or all of them as a ZIP, the moment it is done.`;
+
+export const PACKAGE_LINK_CARE =
+  'Your package link is the key to your images: keep it private. Lost it? Use “Lost your link?” on the site with this e-mail address and we send it again.';
+
 /**
- * The order confirmation: order number, items, total and the order's clean download links as absolute
- * addresses on the site's public origin. Sent once per paid order that has an address: the demo checkout
+ * The order confirmation: order number, items, total, the order's clean download links and each package's link as
+ * absolute addresses on the site's public origin. Sent once per paid order that has an address: the demo checkout
  * right after payment, Stripe when its verified webhook completes the payment.
  */
 export function confirmationMessage(order: Order, to: string, origin: string): MailMessage {
   const links = order.downloads.map((d) => ({ ...d, href: new URL(d.url, origin).href }));
   const linkFor = (id?: string) => links.find((l) => l.transformationId === id);
+  // Each package line is matched to its allowance in order (an order lists a package once).
+  const packages = order.allowances.map((a) => ({ ...a, href: new URL(a.link, origin).href }));
   const lines = order.items.map((item) => {
     const link = linkFor(item.transformationId);
-    const note = item.duplicate === 'refunded' ? MSG.itemDuplicateRefunded : item.duplicate ? MSG.itemDuplicatePending : 'Our team will e-mail your finished files.';
-    return { label: `${item.name} — ${formatPrice(item.price)}`, link, note };
+    const pkg = item.packageId ? packages.find((a) => a.packageId === item.packageId) : undefined;
+    const note = item.duplicate === 'refunded' ? MSG.itemDuplicateRefunded : item.duplicate ? MSG.itemDuplicatePending : pkg ? packageNote(pkg) : '';
+    return { label: `${item.name} — ${formatPrice(item.price)}`, link, note, packageLink: pkg?.href };
   });
   const total = `${formatPrice(order.amount)}${order.paymentMethod === 'demo' ? ' (demonstration, nothing charged)' : ''}`;
   const contact = new URL('/contact', origin).href;
@@ -27,11 +40,12 @@ export function confirmationMessage(order: Order, to: string, origin: string): M
     '',
     `Order number: ${order.paymentId}`,
     '',
-    ...lines.flatMap(({ label, link, note }) => [label, link ? `  Download: ${link.href}` : `  ${note}`]),
+    ...lines.flatMap(({ label, link, note, packageLink }) => [label, link ? `  Download: ${link.href}` : `  ${note}`, ...(packageLink ? [`  Your package link: ${packageLink}`] : [])]),
     '',
     `Total: ${total}`,
     '',
     'The download links are yours to keep; they give the full-quality files without a watermark.',
+    ...(packages.length ? [PACKAGE_LINK_CARE] : []),
     `Questions? Write to us at ${contact}`,
     '',
     `${site.brand} — ${origin}`,
@@ -39,10 +53,10 @@ export function confirmationMessage(order: Order, to: string, origin: string): M
   const html = `<p>Thank you for your order at ${escape(site.brand)}.</p>
 <p>Order number: <strong>${escape(order.paymentId)}</strong></p>
 <ul>${lines
-    .map(({ label, link, note }) => `<li>${escape(label)}<br>${link ? `<a href="${escape(link.href)}">Download ${escape(link.filename)}</a>` : escape(note)}</li>`)
+    .map(({ label, link, note, packageLink }) => `<li>${escape(label)}<br>${link ? `<a href="${escape(link.href)}">Download ${escape(link.filename)}</a>` : escape(note)}${packageLink ? `<br><a href="${escape(packageLink)}">Open your package in the tool</a>` : ''}</li>`)
     .join('')}</ul>
 <p>Total: <strong>${escape(total)}</strong></p>
-<p>The download links are yours to keep; they give the full-quality files without a watermark.</p>
+<p>The download links are yours to keep; they give the full-quality files without a watermark.</p>${packages.length ? `\n<p>${escape(PACKAGE_LINK_CARE)}</p>` : ''}
 <p>Questions? <a href="${escape(contact)}">Write to us</a>.</p>`;
   return { to, subject: `Your ${site.brand} order ${order.paymentId.slice(0, 8)}`, text, html, reference: order.paymentId };
 }

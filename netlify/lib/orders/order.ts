@@ -3,6 +3,8 @@ import { query } from '../db';
 import { maskEmail } from '../mail/mask';
 import { getTransformation, type Transformation } from '../transformations';
 import { downloadToken } from './tokens';
+import type { AllowanceSummary } from '../../../src/lib/packages';
+import { allowancesOfPayment, summary } from '../packages/allowance';
 
 export interface OrderItem {
   type: 'image' | 'video' | 'package';
@@ -32,6 +34,11 @@ export interface Order {
   createdAt: string;
   items: OrderItem[];
   downloads: OrderDownload[];
+  /**
+   * What each package line gives, once paid: images in all, used and left, the expiry and the secret link that opens
+   * it in the tool (netlify/lib/packages). A refunded one stays listed, with nothing left.
+   */
+  allowances: AllowanceSummary[];
   confirmation: Confirmation;
 }
 
@@ -120,6 +127,7 @@ export async function getOrder(paymentId: string): Promise<Order | null> {
     createdAt: first.created_at.toISOString(),
     items,
     downloads,
+    allowances: rows.some((row) => row.package_id) ? (await allowancesOfPayment(first.payment_id)).map((a) => summary(a)) : [],
     confirmation: confirmationOf(first.email, first.email_status),
   };
 }

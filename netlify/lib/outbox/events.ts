@@ -8,7 +8,7 @@ import type { Queryable } from '../db';
 export const EVENT_KINDS = [
   'contact.message', 'lead.created', 'newsletter.confirm', 'newsletter.confirmed',
   'order.paid', 'order.refunded', 'order.disputed', 'order.item_refunded', 'job.failed_after_payment',
-  'doubts.digest',
+  'doubts.digest', 'package.link',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -41,6 +41,7 @@ import {
 import { MSG } from '../../../src/lib/messages';
 import { extensionFor, mimeFor, paths, viewUrl } from './media';
 import { newOwnerSecret } from './ownership';
+import { TAKEN_BY_LIVE_PACKAGE } from '../packages/allowance';
 import { decodeReduced, inspectWithin } from './image-bounds';
 import { REFERENCE_MAX_SIDE, REFERENCE_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
 
@@ -82,7 +83,7 @@ export const healMarksOf = (t: Transformation): HealMark[] => t.meta.healMarks;
  * back), restores and colorizes it, stores the clean result and the watermarked preview and completes the
  * transformation. Nothing is written before validation passes.
  */
-export async function processImage(upload: Buffer, opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
+export async function processImage(upload: Buffer, opts: { model: ImageModel; prompt: string }, job: BatchOwner = {}): Promise<ImageAnswer> {
   let format: 'jpeg' | 'png' | 'tiff';
   try {
     ({ format } = await inspectImage(upload, ['jpeg', 'png', 'tiff']));
@@ -91,18 +92,38 @@ export async function processImage(upload: Buffer, opts: { model: ImageModel; pr
   }
   // Every decode of the photo (the metadata strip, the restoration, the watermark layout's hash) happens in one
   // render slot: at most MAX_CONCURRENT_RENDERS uploads are being decoded on the whole site at once.
-  return withRenderSlot(() => restoreUpload(upload, format, opts));
+  return withRenderSlot(() => restoreUpload(upload, format, opts, job), job.slotWaitMs === undefined ? {} : { waitMs: job.slotWaitMs });
 }
 
-async function restoreUpload(upload: Buffer, format: 'jpeg' | 'png' | 'tiff', opts: { model: ImageModel; prompt: string }): Promise<ImageAnswer> {
+/**
+ * A batch's photo (netlify/lib/batches) is made for its batch's owner instead of a new owner secret: the allowance
+ * whose link is its key, or the batch's own secret hash; it waits longer for a render slot (nobody holds a request open).
+ */
+export interface BatchOwner {
+  allowanceId?: string | null;
+  ownerSecretHash?: string | null;
+  slotWaitMs?: number;
+  /** Told the clean result's size once it is stored (a batch's ZIP is cut into parts by it). */
+  onStored?: (resultBytes: number) => void;
+}
+
+async function restoreUpload(upload: Buffer, format: 'jpeg' | 'png' | 'tiff', opts: { model: ImageModel; prompt: string }, job: BatchOwner): Promise<ImageAnswer> {
   let bytes: Buffer;
   try {
     bytes = await withoutMetadata(upload, format);
   } catch (error) {
     throw toHttpError(error);
   }
-  const owner = newOwnerSecret();
-  const t = await createTransformation({ kind: 'image', model: opts.model, prompt: opts.prompt, status: 'processing', ownerSecretHash: owner.hash });
+  const batch = job.allowanceId !== undefined || job.ownerSecretHash !== undefined;
+  const owner = batch ? null : newOwnerSecret();
+  const t = await createTransformation({
+    kind: 'image',
+    model: opts.model,
+    prompt: opts.prompt,
+    status: 'processing',
+    ownerSecretHash: owner ? owner.hash : (job.ownerSecretHash ?? null),
+    allowanceId: job.allowanceId ?? null,
+  });
   const storage = getStorage();
   const originalPath = paths.original(t.id, extensionFor(format));
   const written: string[] = [];
@@ -121,6 +142,7 @@ async function restoreUpload(upload: Buffer, format: 'jpeg' | 'png' | 'tiff', op
     const preview = await makePreview(result.image, await uploadWatermarkSeed(bytes));
     await storage.put(paths.imageResult(t.id), result.image, 'image/jpeg');
     written.push(paths.imageResult(t.id));
+    job.onStored?.(result.image.length);
     await storage.put(paths.imagePreview(t.id), preview, 'image/jpeg');
     written.push(paths.imagePreview(t.id));
     const passPath = await keepPass(t.id, result.pass);
@@ -142,7 +164,7 @@ async function restoreUpload(upload: Buffer, format: 'jpeg' | 'png' | 'tiff', op
     });
     if (!done) throw new Error('transformation vanished while processing');
     // The owner secret is told once, to the browser that uploaded the photo; the row keeps only its hash.
-    return { ...(await answerFor(done)), ownerSecret: owner.secret };
+    return { ...(await answerFor(done)), ...(owner && { ownerSecret: owner.secret }) };
   } catch (error) {
     // The row's error is shown to the buyer: only a message written for them, never raw exception text
     // (which can carry storage paths); the details go to the log.
@@ -193,6 +215,10 @@ export async function applyReference(id: string, bytes: Buffer | null): Promise<
     throw toHttpError(error);
   }
   return rerender(id, { reference: { bytes: clean, format } });
+}
+
+async function editableTaken(id: string): Promise<boolean> {
+  return (await query(`select 1 from media_transformations where id = $1 and ${TAKEN_BY_LIVE_PACKAGE}`, [id])).length > 0;
 }
 
 type Rerender = { hints?: ColorHint[]; heal?: HealMark[]; reference?: { bytes: Buffer; format: 'jpeg' | 'png' | 'tiff' } | null };
@@ -256,7 +282,8 @@ async function rerenderResult(t: Transformation, original: Buffer, opts: { hints
 async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const t = await getTransformation(id);
   if (!t || t.kind !== 'image') throw new HttpError(404, MSG.imageNotFound);
-  if (t.purchased) throw new HttpError(409, MSG.imageFinal);
+  // A result a package took stays editable while its package can be used: a re-render is the same image, never a new one.
+  if (t.purchased && !(await editableTaken(id))) throw new HttpError(409, MSG.imageFinal);
   if (t.status !== 'completed' || !t.originalPath) throw new HttpError(409, MSG.imageNotReady);
   if (change.reference && t.meta.tone === 'colour') throw new HttpError(409, MSG.referenceColourResult);
   const storage = getStorage();
@@ -289,7 +316,7 @@ async function rerender(id: string, change: Rerender): Promise<ImageAnswer> {
   const meta = { colorHints: hints, healMarks: heal, tone: result.tone, method: result.method, width: result.width, height: result.height, referencePath: reference ? referencePath : null, ...(passPath ? { passPath } : {}) };
   const rows = await query<{ id: string }>(
     `update media_transformations set hints = hints || $2::jsonb
-      where id = $1 and status = 'completed' and not purchased returning id`,
+      where id = $1 and status = 'completed' and (not purchased or ${TAKEN_BY_LIVE_PACKAGE}) returning id`,
     [id, JSON.stringify(meta)],
   );
   if (rows.length === 0) {

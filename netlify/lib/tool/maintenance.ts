@@ -3,6 +3,8 @@ import { expireUnpaidCheckouts } from '../payments/expiry';
 import { retryOwedRefunds } from '../payments/refunds';
 import { pruneRateLimits } from '../rate-limit';
 import { dropPurchasedPasses, expireUnpurchased, expireUploads } from './retention';
+import { dispatchBatches } from '../batches/dispatch';
+import { expireBatchUploads } from '../batches/retention';
 
 export interface MaintenanceReport {
   staleJobsFailed: number;
@@ -12,6 +14,8 @@ export interface MaintenanceReport {
   rateLimitsPruned: number;
   refundsRetried: number;
   passesDropped: number;
+  batchPhotosStarted: number;
+  batchUploadsExpired: number;
 }
 
 /**
@@ -20,7 +24,9 @@ export interface MaintenanceReport {
  * buyer polling one sees a clear message instead of a spinner (status reads never do this themselves);
  * uploads never processed, unpaid checkouts and then results nobody bought are expired (retention.ts,
  * payments/expiry.ts); refunds owed for duplicate payments that failed are tried again (payments/refunds.ts);
- * rate-limit windows long over are deleted; a bought image's kept automatic pass goes at once (retention.ts).
+ * rate-limit windows long over are deleted; a bought image's kept automatic pass goes at once (retention.ts); batch
+ * photos whose job died go back to the queue and waiting ones are started (batches/dispatch.ts), and the uploads of
+ * batch photos that failed long ago are deleted (batches/retention.ts).
  */
 export async function runMaintenance(): Promise<MaintenanceReport> {
   const staleJobsFailed = await failStaleJobs();
@@ -31,5 +37,8 @@ export async function runMaintenance(): Promise<MaintenanceReport> {
   const rateLimitsPruned = await pruneRateLimits();
   const refundsRetried = await retryOwedRefunds();
   const passesDropped = await dropPurchasedPasses();
-  return { staleJobsFailed, uploadsExpired, checkoutsExpired, resultsExpired, rateLimitsPruned, refundsRetried, passesDropped };
+  // Batch photos whose job died are put back, and waiting ones started if a trigger was lost (background only).
+  const batchPhotosStarted = (await dispatchBatches(null)).length;
+  const batchUploadsExpired = await expireBatchUploads();
+  return { staleJobsFailed, uploadsExpired, checkoutsExpired, resultsExpired, rateLimitsPruned, refundsRetried, passesDropped, batchPhotosStarted, batchUploadsExpired };
 }

@@ -4,6 +4,7 @@ import { HttpError } from '../http';
 import { getTransformation, type Transformation } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
 import { isOwnerSecret, OWNER_SECRET_HEADER } from '../../../src/lib/tool/ownership';
+import { allowanceForKey, requestPackageKey } from '../packages/allowance';
 
 /**
  * An item of the tool belongs to the browser that made it. Its id is no key: it travels in the shareable preview
@@ -13,15 +14,25 @@ import { isOwnerSecret, OWNER_SECRET_HEADER } from '../../../src/lib/tool/owners
  * needs it: the status answer (it carries the original), re-renders (heal, hints, reference and its removal),
  * "Animate this photo" (`fromImageId`, for the job and the tab's defaults) and the checkout.
  *
- * Every such check goes through `isOwner`, so another proof of ownership (a prepaid package's secret link
- * standing for its batch's photos) is one more branch there. Rows made before owner secrets (no hash) are legacy
- * and keep working as before, for whoever has their id, until the retention deletes them.
+ * Every such check goes through `isOwner`. Its second branch: a prepaid package's secret link (its key, in the
+ * `x-package-key` header) stands for the photos of its batches and the results it took (`allowance_id` on the row),
+ * so the buyer reaches them from any browser the link is opened in. Rows made before owner secrets (no hash, no
+ * allowance) are legacy and keep working as before, for whoever has their id, until the retention deletes them.
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the ownership of an item is decided on. */
-export type OwnedRow = Pick<Transformation, 'ownerSecretHash'>;
+export type OwnedRow = Pick<Transformation, 'ownerSecretHash'> & Partial<Pick<Transformation, 'allowanceId'>>;
+
+/**
+ * What a request proves: the item's owner secret, and the allowance its package key opens (checked: signed, of the
+ * current link version; `requestProof`). A bare string is an owner secret alone.
+ */
+export interface OwnerProof {
+  secret?: string | null;
+  allowanceId?: string | null;
+}
 
 export const ownerSecretHash = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -31,9 +42,15 @@ export function newOwnerSecret(): { secret: string; hash: string } {
   return { secret, hash: ownerSecretHash(secret) };
 }
 
-/** Whether `secret` proves ownership of the row (compared as hashes, in constant time). A legacy row has no owner. */
-export function isOwner(row: OwnedRow, secret: string | null | undefined): boolean {
-  if (row.ownerSecretHash === null) return true;
+/**
+ * Whether the proof owns the row: its package's allowance is the row's, or its secret matches the row's hash (compared
+ * as hashes, in constant time). A legacy row (neither) has no owner.
+ */
+export function isOwner(row: OwnedRow, proof: OwnerProof | string | null | undefined): boolean {
+  const { secret, allowanceId } = typeof proof === 'object' && proof !== null ? proof : { secret: proof, allowanceId: null };
+  const rowAllowance = row.allowanceId ?? null;
+  if (rowAllowance && allowanceId && rowAllowance === allowanceId) return true;
+  if (row.ownerSecretHash === null) return rowAllowance === null;
   if (!isOwnerSecret(secret)) return false;
   const given = Buffer.from(ownerSecretHash(secret), 'hex');
   const kept = Buffer.from(row.ownerSecretHash, 'hex');
@@ -45,9 +62,15 @@ export function requestOwnerSecret(request: Request): string | null {
   return request.headers.get(OWNER_SECRET_HEADER)?.trim() || null;
 }
 
-/** 403 unless the request carries the row's owner secret. */
-export function assertOwner(row: OwnedRow, request: Request): void {
-  if (!isOwner(row, requestOwnerSecret(request))) throw new HttpError(403, MSG.notYourItem);
+/** What the request proves: its owner secret, and the allowance its package key opens (null for none or a bad key). */
+export async function requestProof(request: Request): Promise<OwnerProof> {
+  const key = requestPackageKey(request);
+  return { secret: requestOwnerSecret(request), allowanceId: key ? ((await allowanceForKey(key))?.id ?? null) : null };
+}
+
+/** 403 unless the request carries the row's owner secret, or the key of the package the row belongs to. */
+export async function assertOwner(row: OwnedRow, request: Request): Promise<void> {
+  if (!isOwner(row, await requestProof(request))) throw new HttpError(403, MSG.notYourItem);
 }
 
 /**
@@ -56,7 +79,7 @@ export function assertOwner(row: OwnedRow, request: Request): void {
  */
 export async function ownedItem(id: string, request: Request): Promise<Transformation | null> {
   const row = await getTransformation(id);
-  if (row) assertOwner(row, request);
+  if (row) await assertOwner(row, request);
   return row;
 }
 
@@ -69,13 +92,13 @@ export async function assertOwnsItems(items: readonly { transformationId: string
   // A malformed id is place_order's to refuse (400), as it always has.
   const ids = items.map((item) => item.transformationId).filter((id) => UUID.test(id));
   if (ids.length === 0) return;
-  const rows = await query<{ id: string; owner_secret_hash: string | null }>(
-    'select id::text as id, owner_secret_hash from media_transformations where id = any($1::uuid[])',
+  const rows = await query<{ id: string; owner_secret_hash: string | null; allowance_id: string | null }>(
+    'select id::text as id, owner_secret_hash, allowance_id::text as allowance_id from media_transformations where id = any($1::uuid[])',
     [ids],
   );
-  const hashes = new Map(rows.map((row) => [row.id.toLowerCase(), row.owner_secret_hash]));
+  const owned = new Map(rows.map((row) => [row.id.toLowerCase(), { ownerSecretHash: row.owner_secret_hash, allowanceId: row.allowance_id }]));
   for (const item of items) {
-    const hash = hashes.get(item.transformationId.toLowerCase());
-    if (hash !== undefined && !isOwner({ ownerSecretHash: hash }, item.ownerSecret)) throw new HttpError(403, MSG.notYourCartItem);
+    const row = owned.get(item.transformationId.toLowerCase());
+    if (row !== undefined && !isOwner(row, item.ownerSecret)) throw new HttpError(403, MSG.notYourCartItem);
   }
 }

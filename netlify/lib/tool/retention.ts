@@ -1,6 +1,7 @@
 import { query } from '../db';
 import { getStorage } from '../storage';
 import { paths } from './media';
+import { TAKEN_BY_LIVE_PACKAGE } from '../packages/allowance';
 import { UPLOAD_URL_TTL_SECONDS } from '../storage/bucket';
 
 /**
@@ -45,12 +46,15 @@ export async function expireUnpurchased(olderThanDays = RESULT_RETENTION_DAYS): 
   return rows.length;
 }
 
-/** Deletes the kept automatic passes of purchased images (nothing re-renders a bought result). */
+/**
+ * Deletes the kept automatic passes of purchased images (nothing re-renders a bought result); a result a package took
+ * keeps its pass while the package can be used (its heal and hints stay open), and loses it after.
+ */
 export async function dropPurchasedPasses(): Promise<number> {
   const rows = await query<{ pass: string }>(
     `with bought as (
        select id, hints->>'passPath' as pass from media_transformations
-        where purchased and hints ? 'passPath' for update)
+        where purchased and hints ? 'passPath' and not ${TAKEN_BY_LIVE_PACKAGE} for update)
      update media_transformations m set hints = m.hints - 'passPath'
        from bought where m.id = bought.id
      returning bought.pass`,

@@ -20,6 +20,12 @@ const order = {
     { type: 'package' as const, name: basic.name, price: basic.priceValue, packageId: basic.id },
   ],
   downloads: [{ transformationId: 'aaaaaaaa-0000-4000-8000-000000000001', url: '/api/downloads/aaaaaaaa-0000-4000-8000-000000000001?token=abc', filename: 'restored-image-1.jpg' }],
+  allowances: [
+    {
+      packageId: basic.id, name: basic.name, imagesTotal: basic.images, imagesUsed: 0, imagesLeft: basic.images,
+      expiresAt: '2027-11-23T10:00:00.000Z', state: 'active' as const, link: '/image-video-transformation#package=key',
+    },
+  ],
   confirmation: { status: 'none' as const },
 };
 
@@ -46,7 +52,11 @@ describe('order confirmation', () => {
     expect(mail.text).toContain(order.paymentId);
     expect(mail.text).toContain(`Download: https://shop.example${order.downloads[0]!.url}`);
     expect(mail.text).toContain(`${formatPrice(order.amount)} (demonstration, nothing charged)`);
-    expect(mail.text).toContain('Our team will e-mail your finished files.');
+    // A package says what it really gives and opens from its link; nobody promises to e-mail files.
+    expect(mail.text).not.toContain('Our team will e-mail');
+    expect(mail.text).toContain(`${basic.images} of ${basic.images} images left, to use until 2027-11-23`);
+    expect(mail.text).toContain('Your package link: https://shop.example/image-video-transformation#package=key');
+    expect(mail.html).toContain('<a href="https://shop.example/image-video-transformation#package=key">Open your package in the tool</a>');
     expect(mail.html).toContain('Restored &#60;Image&#62;');
     expect(mail.html).not.toContain('<Image>');
   });

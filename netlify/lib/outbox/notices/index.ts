@@ -13,6 +13,7 @@ import {
 } from './forms';
 import { buyerEmailOf, jobFailedNotice, loadFailedJob, orderChangedNotice, orderPaidNotice } from './orders';
 import { ownerEmail, ownerWebhook, type OwnerNotice } from './render';
+import { loadPackageLinkOrder, packageLinkEmail } from '../../packages/lost-link';
 
 /**
  * What one delivery sends, written from the rows its event names as they are now: an e-mail (with, for a visitor's
@@ -89,6 +90,11 @@ export async function composeDelivery(d: ClaimedDelivery, ctx: ComposeContext): 
     case 'job.failed_after_payment': {
       const job = await loadFailedJob(d.ref);
       return owner(job && jobFailedNotice(job), 'the job was deleted');
+    }
+    case 'package.link': {
+      const order = await loadPackageLinkOrder(d.ref);
+      const message = order && (await packageLinkEmail(order, ctx.origin, `package-link-${d.eventId}`));
+      return order && message ? visitor(message, 'package-link', order.email) : skip('the order has no package left to send');
     }
     case 'doubts.digest': {
       const doubts = await loadDigestDoubts(d.eventId);

@@ -1,4 +1,4 @@
-import { findImagePackage, formatPrice } from '../../../../src/lib/catalog';
+import { findImagePackage, formatPrice, PACKAGE_VALID_MONTHS, packageTermsLine } from '../../../../src/lib/catalog';
 import { query } from '../../db';
 import { maskEmail } from '../../mail/mask';
 import type { Order, OrderItem } from '../../orders/order';
@@ -13,14 +13,25 @@ export const buyerEmailOf = async (paymentId: string) =>
   (await query<{ email: string | null }>('select email from payments where id = $1', [paymentId]))[0]?.email ?? null;
 
 /**
- * What a package gives, for the owner's notice. Today that is the package's description in src/lib/catalog.ts;
- * when packages carry an allowance (images in all, expiry, the buyer's link), it goes here, and the notice, the
- * inbox and the webhook's data show it with no other change.
+ * What a package gives, for the owner's notice: its allowance (images in all, used and left, the expiry, its state)
+ * and the package's features from src/lib/catalog.ts. The buyer's link is not in it: it is the key to the images, and
+ * a notice may go to a shared channel; the buyer gets it again through "Lost your link?".
  */
-export function packageAllowance(item: OrderItem): { lines: string[]; data: Record<string, unknown> } {
+export function packageAllowance(item: OrderItem, order: Pick<Order, 'allowances'>): { lines: string[]; data: Record<string, unknown> } {
   const pkg = item.packageId ? findImagePackage(item.packageId) : undefined;
   if (!pkg) return { lines: [], data: {} };
-  return { lines: pkg.features, data: { packageId: pkg.id, features: pkg.features } };
+  const a = order.allowances.find((x) => x.packageId === pkg.id);
+  const terms = a
+    ? [`${a.imagesTotal} images, until ${a.expiresAt.slice(0, 10)} (${PACKAGE_VALID_MONTHS} months)`, `Images used: ${a.imagesUsed}, left: ${a.imagesLeft}${a.state === 'active' ? '' : ` (${a.state})`}`]
+    : [`${packageTermsLine(pkg)} (no allowance yet: the payment is not completed)`];
+  return {
+    lines: [...terms, ...pkg.features],
+    data: {
+      packageId: pkg.id,
+      features: pkg.features,
+      ...(a && { imagesTotal: a.imagesTotal, imagesUsed: a.imagesUsed, imagesLeft: a.imagesLeft, expiresAt: a.expiresAt, state: a.state }),
+    },
+  };
 }
 
 const paidBy = (order: Order) => (order.paymentMethod === 'demo' ? 'demonstration checkout (nothing charged)' : order.paymentMethod);
@@ -35,7 +46,7 @@ function orderData(order: Order, buyer: string | null) {
     paymentMethod: order.paymentMethod,
     createdAt: order.createdAt,
     buyer: buyer ? maskEmail(buyer) : null,
-    items: order.items.map((item) => ({ type: item.type, name: item.name, price: item.price, ...(item.packageId && { packageId: item.packageId, allowance: packageAllowance(item).data }), ...(item.transformationId && { transformationId: item.transformationId }) })),
+    items: order.items.map((item) => ({ type: item.type, name: item.name, price: item.price, ...(item.packageId && { packageId: item.packageId, allowance: packageAllowance(item, order).data }), ...(item.transformationId && { transformationId: item.transformationId }) })),
   };
 }
 
@@ -48,7 +59,7 @@ export function orderPaidNotice(order: Order, buyer: string | null): OwnerNotice
     fields: [['Order', order.paymentId], ['Total', `${total} ${order.currency}`], ['Paid by', paidBy(order)], ['Buyer', buyer ? maskEmail(buyer) : 'no e-mail given'], ['Placed', order.createdAt]],
     sections: [
       { heading: 'Items', lines: order.items.map(itemLine) },
-      ...packages.map((item) => ({ heading: `${item.name}: what the package gives`, lines: packageAllowance(item).lines })),
+      ...packages.map((item) => ({ heading: `${item.name}: what the package gives`, lines: packageAllowance(item, order).lines })),
     ],
     tab: 'orders',
     data: orderData(order, buyer),

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Film, ImageIcon, Trash2 } from 'lucide-react';
 import { $cartItems, $cartProcessing, $cartTotal, checkout, removeFromCart, thumbnailUrl, type CartItem } from '../../../lib/cart';
-import { formatPrice } from '../../../lib/catalog';
+import { findImagePackage, formatPrice, packageTermsLine } from '../../../lib/catalog';
 import { MSG } from '../../../lib/messages';
 import { toast } from '../../../lib/toast';
 import { paymentMode } from '../../../lib/tool/api';
@@ -59,7 +59,12 @@ export default function CartCard() {
           {items.map((item) => (
             <li key={item.id} className="flex items-center gap-4 py-3">
               <Thumb item={item} />
-              <span className="flex-1 font-medium">{item.name}</span>
+              <span className="flex-1">
+                <span className="font-medium">{item.name}</span>
+                {item.packageId && findImagePackage(item.packageId) && (
+                  <span className="block text-sm text-muted" data-testid="cart-package-terms">{packageTermsLine(findImagePackage(item.packageId)!)}</span>
+                )}
+              </span>
               <span className="tabular-nums">{formatPrice(item.price)}</span>
               <button
                 type="button"
@@ -92,7 +97,7 @@ export default function CartCard() {
           disabled={processing}
         />
         <p id="cart-email-hint" className="mt-1 text-xs text-muted">
-          We send your download links there and use it for nothing else. Leave it empty to keep the links from the next page.
+          We send your download links (and a package's link) there and use it for nothing else. Leave it empty to keep the links from the next page.
         </p>
         <div className="mt-4 flex flex-wrap items-center justify-between gap-4">
           <p className="text-lg font-semibold">

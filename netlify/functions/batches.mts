@@ -1,0 +1,84 @@
+import type { Config } from '@netlify/functions';
+import { z } from 'zod';
+import { MSG } from '../../src/lib/messages';
+import { EXTENSIONS, FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
+import { HttpError, isMultipart, json, parseWith, pathAfter, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
+import { addItem, batchAnswer, createBatch, dispatchAndRun, ownedBatch, retryItem } from '../lib/batches';
+import { requestAllowance, requestPackageKey } from '../lib/packages/allowance';
+import { processImageOptionsSchema, readUpload, discardUpload, toHttpError } from '../lib/tool';
+import { inspectImage } from '../lib/image';
+import { requestProof } from '../lib/tool/ownership';
+import { enforceRateLimit } from '../lib/rate-limit';
+import { clientId } from '../lib/client-identity';
+import { enforceToolLimit } from '../lib/tool/rate-limits';
+import { BATCH_LIMITS } from '../../src/lib/tool/batch';
+
+// Batches of photos (netlify/lib/batches). A package's batch is reached with its key (`x-package-key`); one made
+// without a package with the secret handed when it was made (`x-owner-secret`), as items are.
+//  • POST /api/batches { model, prompt } → { success, batchId, ownerSecret? }
+//  • GET  /api/batches/{id} → { success, batchId, items: [{ id, name, status, error, transformationId, taken, note,
+//    downloadUrl }], counts, zip: [{ part, count, bytes, url }] }
+//  • POST /api/batches/{id}/items — multipart `file` (≤ 4 MB inline) or JSON { uploadId, name } after a signed upload:
+//    the photo is checked from its header, stored and queued → { success, item }. A package's batch takes at most
+//    what it has left (409), one without a package BATCH_LIMITS.withoutPackage photos, each counted as a restoration.
+//  • POST /api/batches/{id}/items/{item}/retry → a failed photo back in the queue.
+const uploadSchema = z.object({ uploadId: z.string(), name: z.string().trim().min(1).max(255) }).strict();
+const nameOf = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, 255) : 'photo');
+
+export default withErrors(async (req: Request, context: unknown) => {
+  const [id = '', part, itemId, action] = pathAfter(req, '/api/batches/').split('/');
+  if (!id) {
+    requireMethod(req, 'POST');
+    const options = parseWith(processImageOptionsSchema, await readJson(req));
+    const allowance = requestPackageKey(req) ? await requestAllowance(req) : null;
+    const made = await createBatch({ allowance, ...options });
+    return json({ success: true, batchId: made.batch.id, ...(made.ownerSecret && { ownerSecret: made.ownerSecret }) });
+  }
+  const batch = await ownedBatch(id, await requestProof(req));
+  if (!part) {
+    requireMethod(req, 'GET');
+    return json(await batchAnswer(batch), 200, { 'Cache-Control': 'no-store' });
+  }
+  if (part === 'items' && itemId && action === 'retry') {
+    requireMethod(req, 'POST');
+    await retryItem(batch, itemId);
+    await dispatchAndRun();
+    return json({ success: true });
+  }
+  if (part !== 'items' || itemId) throw new HttpError(404, MSG.batchNotFound);
+  requireMethod(req, 'POST');
+  // Counted before the upload is read: a package's uploads per client, or (without one) each photo as a restoration.
+  if (batch.allowanceId) await enforceRateLimit({ key: `tool:batch:${clientId(context)}`, max: BATCH_LIMITS.uploadsPer10Minutes, windowSeconds: 600 }, { message: MSG.tooManyRequests });
+  else await enforceToolLimit('image', context);
+  let bytes: Buffer;
+  let name: string;
+  let uploadId: string | undefined;
+  if (isMultipart(req)) {
+    const form = await readMultipart(req, FUNCTION_BODY_MAX_BYTES);
+    const file = form.get('file');
+    if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.uploadFirst);
+    bytes = Buffer.from(await file.arrayBuffer());
+    name = nameOf(form.get('name') ?? (file as File).name);
+  } else {
+    const input = parseWith(uploadSchema, await readJson(req));
+    uploadId = input.uploadId;
+    bytes = await readUpload(input.uploadId);
+    name = input.name;
+  }
+  try {
+    let format: 'jpeg' | 'png' | 'tiff';
+    try {
+      ({ format } = await inspectImage(bytes, ['jpeg', 'png', 'tiff']));
+    } catch (error) {
+      throw toHttpError(error);
+    }
+    const contentType = `image/${format}`;
+    const item = await addItem(batch, { bytes, name, ext: EXTENSIONS[contentType]!, contentType });
+    await dispatchAndRun();
+    return json({ success: true, item: { id: item.id, position: item.position, name: item.name, status: item.status } });
+  } finally {
+    if (uploadId) await discardUpload(uploadId);
+  }
+}, { accepts: ['json', 'multipart'] });
+
+export const config: Config = { path: ['/api/batches', '/api/batches/:id', '/api/batches/:id/items', '/api/batches/:id/items/:item/retry'] };
