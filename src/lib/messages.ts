@@ -170,6 +170,8 @@ export const MSG = {
   packageAlreadyBought: 'This photo was already bought, so your package was not used for it.',
   packageTaken: (left: number) => `Taken with your package: ${left} image${left === 1 ? '' : 's'} left. Download gives the clean file.`,
   packageAlreadyTaken: 'Already taken with your package: downloading it again is free.',
+  packageTakeNote: 'Use 1 image of your package to take this result clean: its heal, hints and every download after stay free.',
+  takenImageNote: 'Taken with your package: Download saves the full-resolution image without the watermark. Heal and hints stay free.',
   packageLinkSent: 'If that address bought a package, its link is on its way there. Nothing arrived? Check your spam folder, or contact us.',
   packageLinkRequests: 'Too many requests for package links. Please wait a few minutes and try again.',
   packageOpened: (name: string, left: number) => `${name} opened: ${left} image${left === 1 ? '' : 's'} left.`,

@@ -1,5 +1,6 @@
 import { persistentAtom } from '@nanostores/persistent';
 import { isOwnerSecret, OWNER_SECRET_HEADER } from './tool/ownership';
+import { $packageKey, packageHeaders } from './packages';
 
 /**
  * The owner secret of each item this browser made (transformation id → secret), kept in localStorage beside the
@@ -38,8 +39,11 @@ export function rememberOwnerSecret(transformationId: string, secret: unknown): 
 
 export const ownerSecretFor = (transformationId: string): string | undefined => $ownerSecrets.get()[transformationId];
 
-/** The header that proves this browser owns the item, or none (an item made elsewhere, or before owner secrets). */
+/**
+ * The headers that prove this browser owns the item: its owner secret, and the key of the package open here (the
+ * key to the photos of the package's batches and the results it took, from any browser), or none.
+ */
 export function ownerHeaders(transformationId: string): Record<string, string> {
   const secret = ownerSecretFor(transformationId);
-  return secret ? { [OWNER_SECRET_HEADER]: secret } : {};
+  return { ...(secret && { [OWNER_SECRET_HEADER]: secret }), ...packageHeaders($packageKey.get() || null) };
 }

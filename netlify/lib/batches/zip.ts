@@ -28,7 +28,8 @@ const UNKNOWN_BYTES = 4 * 1024 * 1024;
 export function cleanName(original: string): string {
   const base = original.split(/[\\/]/).pop() ?? '';
   const stem = base.replace(/\.[A-Za-z0-9]{1,5}$/, '');
-  const safe = stem.replace(/[\u0000-\u001f\u007f<>:"|?*]+/g, '_').replace(/^[.\s]+|[.\s]+$/g, '').slice(0, 120);
+  const printable = [...stem].map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? '_' : c)).join('');
+  const safe = printable.replace(/[<>:"|?*]+/g, '_').replace(/^[.\s]+|[.\s]+$/g, '').slice(0, 120);
   return safe || 'photo';
 }
 

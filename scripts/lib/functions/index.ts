@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { watch as watchDir, type FSWatcher } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { listLocalFunctions, matchFunction, type FunctionMatch, type LocalFunction } from './catalog';
 import { bundleFunctions, watchFunctions } from './bundle';
@@ -10,6 +11,13 @@ export type { FunctionMatch, LocalFunction } from './catalog';
 
 /** Netlify's documented execution limits (docs.netlify.com/build/functions/configuration). */
 export const FUNCTION_TIMEOUT_MS = { sync: 60_000, background: 15 * 60_000 } as const;
+
+/**
+ * Netlify runs each background invocation in its own instance (a batch of photos fans out); locally a background
+ * function gets a bounded pool of warm instances, each call going to the least busy one, so photos of a batch use
+ * the machine's cores side by side (BACKGROUND_INSTANCES, default the cores, 2 to 4).
+ */
+export const BACKGROUND_POOL = Math.max(1, Number(process.env.BACKGROUND_INSTANCES) || Math.min(4, Math.max(2, os.availableParallelism())));
 
 /** Where a local request "comes from" on Netlify's map: a fixed place, as the Netlify CLI reports offline. */
 const LOCAL_GEO = { city: 'San Francisco', country: { code: 'US', name: 'United States' }, subdivision: { code: 'CA', name: 'California' }, timezone: 'America/Los_Angeles', latitude: 0, longitude: 0 };
@@ -41,6 +49,8 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
   const outDir = opts.outDir ?? path.join(opts.root, '.netlify/functions-local');
   let list: LocalFunction[] = [];
   let instances = new Map<string, FunctionInstance>();
+  /** A background function's extra instances and the calls each is running (index 0 is `instances`' own). */
+  let pools = new Map<string, { members: FunctionInstance[]; active: number[] }>();
   let stopWatching: (() => Promise<void>) | undefined;
   let dirWatcher: FSWatcher | undefined;
 
@@ -49,7 +59,7 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
     let entries: Map<string, string>;
     if (opts.watch) {
       const watching = await watchFunctions(list, outDir, (changed) => {
-        for (const name of changed) void instances.get(name)?.stop();
+        for (const name of changed) for (const member of pools.get(name)?.members ?? [instances.get(name)]) void member?.stop();
         console.log(`[functions] rebuilt: ${changed.join(', ')}`);
       });
       entries = watching.entries;
@@ -58,11 +68,15 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
       entries = await bundleFunctions(list, outDir);
     }
     instances = new Map(list.map((fn) => [fn.name, new FunctionInstance(fn.name, entries.get(fn.name)!, opts.root)]));
+    pools = new Map(list.filter((fn) => fn.background).map((fn) => [fn.name, {
+      members: [instances.get(fn.name)!, ...Array.from({ length: BACKGROUND_POOL - 1 }, () => new FunctionInstance(fn.name, entries.get(fn.name)!, opts.root))],
+      active: Array.from({ length: BACKGROUND_POOL }, () => 0),
+    }]));
   };
   const unload = async () => {
     await stopWatching?.();
     stopWatching = undefined;
-    await Promise.all([...instances.values()].map((i) => i.stop()));
+    await Promise.all([...instances.values(), ...[...pools.values()].flatMap((p) => p.members.slice(1))].map((i) => i.stop()));
   };
 
   await load();
@@ -108,7 +122,19 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
     headers.set('x-nf-functions-metadata', base64Json({ invocation_metadata: { function_name: fn.name }, routes: route ? [{ pattern: route.pattern }] : [] }));
 
     const timeoutMs = fn.background ? FUNCTION_TIMEOUT_MS.background : syncTimeoutMs;
-    const port = await instances.get(fn.name)!.port();
+    const pool = pools.get(fn.name);
+    const slot = pool ? pool.active.indexOf(Math.min(...pool.active)) : -1;
+    const instance = pool ? pool.members[slot]! : instances.get(fn.name)!;
+    if (pool) pool.active[slot]!++;
+    try {
+      return await call(instance, timeoutMs, request, url, headers);
+    } finally {
+      if (pool) pool.active[slot]!--;
+    }
+  }
+
+  async function call(instance: FunctionInstance, timeoutMs: number, request: Request, url: URL, headers: Headers): Promise<Response> {
+    const port = await instance.port();
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const answer = await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, {
       method: request.method,

@@ -2,6 +2,7 @@ import { DEFAULTS_UPLOAD_SIDE, INLINE_UPLOAD_MAX_BYTES, REFERENCE_UPLOAD_SIDE, f
 import { MSG } from '../messages';
 import { $purchases, type Purchases } from '../cart-state';
 import { ownerHeaders, rememberOwnerSecret } from '../owner-secrets';
+import { $taken } from './package-state';
 import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
 import type { TransformationStatus } from './status-schema';
 import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, type VideoResolution } from './video-modes';
@@ -293,11 +294,11 @@ export async function downloadAs(url: string, filename: string): Promise<void> {
 
 /**
  * What the result panel's Download saves: the clean file once the result is bought (its
- * download link from the order; the server checks the purchase), else the watermarked preview through its
+ * download link from the order; the server checks the purchase) or taken with a package (its package-signed link), else the watermarked preview through its
  * stable route, so neither depends on a signed URL that may have expired while the page stayed open.
  */
-export function downloadSource(kind: ToolKind, transformationId: string, purchases: Purchases, now = Date.now()) {
-  const clean = purchases[transformationId];
+export function downloadSource(kind: ToolKind, transformationId: string, purchases: Purchases, now = Date.now(), taken: Record<string, string> = {}) {
+  const clean = purchases[transformationId] ?? taken[transformationId];
   return {
     url: clean ?? previewUrl(transformationId),
     filename: kind === 'image' ? `restored-image-${now}.jpg` : `generated-video-${now}.mp4`,
@@ -306,6 +307,6 @@ export function downloadSource(kind: ToolKind, transformationId: string, purchas
 }
 
 export function downloadResult(kind: ToolKind, transformationId: string): Promise<void> {
-  const { url, filename } = downloadSource(kind, transformationId, $purchases.get());
+  const { url, filename } = downloadSource(kind, transformationId, $purchases.get(), Date.now(), $taken.get());
   return downloadAs(url, filename);
 }

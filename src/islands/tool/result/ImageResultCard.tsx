@@ -8,6 +8,8 @@ import type { ImageResult } from '../../../lib/tool/api';
 import { $purchases } from '../../../lib/cart';
 import { $imageEdits, $videoTab, animatePhoto, applyColourHints, applyColourReference, setHints } from '../../../lib/tool/state';
 import ResultActions from './ResultActions';
+import PackageTake from './PackageTake';
+import { $package, $taken } from '../../../lib/tool/package-state';
 import ResultViewer from '../viewer/ResultViewer';
 import HealBrush from '../heal/HealBrush';
 import { useHeal } from '../heal/useHeal';
@@ -24,6 +26,11 @@ const PREVIEW_ALT = `${RESTORED_ALT} (watermarked preview)`;
 export default function ImageResultCard({ result, onDelete }: { result: ImageResult; onDelete: () => void }) {
   // Bought: the checkout saved its clean-file link, so Download gives the clean file.
   const bought = !!useStore($purchases)[result.transformationId];
+  // With a package open (or once it took this result), the result is taken clean instead of going to the cart; its
+  // heal and hints stay open (a re-render is the same image).
+  const taken = !!useStore($taken)[result.transformationId];
+  const pkg = useStore($package);
+  const packageAction = !bought && (taken || (pkg.status === 'open' && pkg.allowance));
   const { applying, hints } = useStore($imageEdits);
   const videoBusy = useStore($videoTab).busy;
   const heal = useHeal();
@@ -55,6 +62,7 @@ export default function ImageResultCard({ result, onDelete }: { result: ImageRes
         previewNote={MSG.imagePreviewNote}
         purchasedNote={MSG.purchasedImageNote}
         onDelete={onDelete}
+        instead={packageAction ? { action: <PackageTake transformationId={result.transformationId} taken={taken} />, note: taken ? MSG.takenImageNote : MSG.packageTakeNote } : undefined}
       >
         <ResultViewer
           beforeSrc={result.originalUrl}

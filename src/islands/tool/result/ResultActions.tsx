@@ -23,6 +23,8 @@ type Props = {
   onDelete: () => void;
   /** More buttons, between Download and Add to Cart. */
   children?: ReactNode;
+  /** In place of Add to Cart (a package's "Use 1 of 86"), with its own note under the buttons. */
+  instead?: { action: ReactNode; note: string };
 };
 
 /**
@@ -30,7 +32,7 @@ type Props = {
  * Cart (Purchased once bought), with the note under them that says which file Download gives.
  */
 export default function ResultActions(props: Props) {
-  const { kind, transformationId, bought, price, cartItem, downloaded, toastOptions, previewNote, purchasedNote, onDelete, children } = props;
+  const { kind, transformationId, bought, price, cartItem, downloaded, toastOptions, previewNote, purchasedNote, onDelete, children, instead } = props;
 
   const download = async () => {
     try {
@@ -56,7 +58,9 @@ export default function ResultActions(props: Props) {
           <Download aria-hidden="true" className="h-4 w-4" /> Download
         </button>
         {children}
-        {bought ? (
+        {instead ? (
+          instead.action
+        ) : bought ? (
           <span className="self-center font-semibold text-success" data-testid="purchased">
             {MSG.purchased}
           </span>
@@ -66,7 +70,7 @@ export default function ResultActions(props: Props) {
           </button>
         )}
       </div>
-      <p className="text-xs text-muted">{bought ? purchasedNote : previewNote}</p>
+      <p className="text-xs text-muted">{instead ? instead.note : bought ? purchasedNote : previewNote}</p>
     </>
   );
 }

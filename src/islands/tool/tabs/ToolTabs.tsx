@@ -3,6 +3,7 @@ import { useStore } from '@nanostores/react';
 import { $toolStatus, $toolTab } from '../../../lib/tool/state';
 import ImageTab from './ImageTab';
 import VideoTab from './VideoTab';
+import PackageBanner from '../package/PackageBanner';
 
 /**
  * The two tabs of the tool: 'Restore & Colorize' (default) and 'Image to Video'. ARIA tabs
@@ -38,6 +39,7 @@ export default function ToolTabs() {
 
   return (
     <div>
+      <PackageBanner />
       <div role="tablist" aria-label="Transformation type" className="mb-6 inline-flex rounded-lg border border-border bg-surface p-1">
         {TABS.map((tab) => (
           <button

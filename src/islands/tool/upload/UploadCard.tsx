@@ -1,10 +1,13 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { Upload } from 'lucide-react';
+import { droppedEntries, filesOf } from '../../../lib/tool/dropped-files';
 
 /**
  * Upload card: drag and drop or a file button, and a preview of the chosen file. The preview uses an object
  * URL in an <img decoding="async">, so even a 15 MB photo decodes off the main thread without freezing
- * the page. `onFile` decides whether the file is accepted (it shows the message when not).
+ * the page. `onFile` decides whether the file is accepted (it shows the message when not). With `onFiles` the card
+ * takes many files at once (a multi-select, several files or a folder dropped, walked to any depth): two or more go
+ * there, a single one to `onFile` as before.
  */
 export interface UploadCardProps {
   title: string;
@@ -13,9 +16,10 @@ export interface UploadCardProps {
   file: File | null;
   disabled?: boolean;
   onFile: (file: File) => void;
+  onFiles?: (files: File[]) => void;
 }
 
-export default function UploadCard({ title, accept, hint, file, disabled, onFile }: UploadCardProps) {
+export default function UploadCard({ title, accept, hint, file, disabled, onFile, onFiles }: UploadCardProps) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -34,15 +38,22 @@ export default function UploadCard({ title, accept, hint, file, disabled, onFile
     return () => URL.revokeObjectURL(url);
   }, [file]);
 
+  const takeAll = (files: File[]) => {
+    if (onFiles && files.length > 1) onFiles(files);
+    else if (files[0]) onFile(files[0]);
+  };
   const take = (list: FileList | null | undefined) => {
-    const chosen = list?.[0];
-    if (chosen) onFile(chosen);
+    takeAll(Array.from(list ?? []));
     if (inputRef.current) inputRef.current.value = '';
   };
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
     setOver(false);
-    if (!disabled) take(event.dataTransfer.files);
+    if (disabled) return;
+    // A dropped folder is read through its entries, which exist only during the drop event.
+    const entries = onFiles ? droppedEntries(event.dataTransfer) : null;
+    if (entries?.some((e) => e.isDirectory)) void filesOf(entries).then(takeAll);
+    else take(event.dataTransfer.files);
   };
 
   return (
@@ -76,15 +87,16 @@ export default function UploadCard({ title, accept, hint, file, disabled, onFile
         ) : (
           <Upload aria-hidden="true" className="h-10 w-10 text-muted" />
         )}
-        <p className="text-sm text-muted">{file ? file.name : 'Drag and drop a photo here, or'}</p>
+        <p className="text-sm text-muted">{file ? file.name : onFiles ? 'Drag and drop photos or a folder here, or' : 'Drag and drop a photo here, or'}</p>
         <label htmlFor={inputId} className={`btn-secondary cursor-pointer ${disabled ? 'pointer-events-none opacity-60' : ''}`}>
-          {file ? 'Choose another file' : 'Choose a file'}
+          {file ? 'Choose another file' : onFiles ? 'Choose files' : 'Choose a file'}
         </label>
         <input
           id={inputId}
           ref={inputRef}
           type="file"
           accept={accept}
+          multiple={!!onFiles}
           className="sr-only"
           disabled={disabled}
           onChange={(e) => take(e.currentTarget.files)}
