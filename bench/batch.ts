@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import '../scripts/embedded/local-storage';
 import { startEmbeddedServices } from '../scripts/embedded/embedded-services';
 import { startSiteServer } from '../scripts/lib/server';
 import { restoreAndColorize } from '../netlify/lib/image/pipeline';
@@ -209,5 +210,7 @@ export async function benchBatchZip({ results = 100 } = {}) {
 }
 
 export async function benchBatch({ quick = false } = {}) {
-  return { throughput: await benchBatchThroughput({ quick }), zip: await benchBatchZip({ results: quick ? 40 : 100 }) };
+  const throughput = await benchBatchThroughput({ quick });
+  console.error(`[bench] batch.throughput ${JSON.stringify(throughput)}`);
+  return { throughput, zip: await benchBatchZip({ results: quick ? 40 : 100 }) };
 }

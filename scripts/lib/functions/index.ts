@@ -174,8 +174,12 @@ export async function startFunctions(opts: { root: string; watch?: boolean; func
       if (match.fn.background) {
         // Netlify answers a background function's caller at once and runs it on its own.
         const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-        const copy = new Request(request.url, { method: request.method, headers: request.headers, body });
-        void forward(match, copy, clientIp)
+        const copy = () => new Request(request.url, { method: request.method, headers: request.headers, body });
+        // A connection to the instance reset before any answer (a kept-alive socket it had just closed) is tried once
+        // more: the background functions here claim their job first, so a repeat cannot run it twice.
+        const reset = (error: unknown) => (error as { cause?: { code?: string } })?.cause?.code === 'ECONNRESET';
+        void forward(match, copy(), clientIp)
+          .catch((error: unknown) => (reset(error) ? forward(match, copy(), clientIp) : Promise.reject(error)))
           .then(async (res) => {
             await res.arrayBuffer();
             if (res.status >= 400) console.error(`[functions] ${match.fn.name} (background) answered ${res.status}`);

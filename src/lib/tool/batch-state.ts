@@ -35,13 +35,17 @@ export interface BatchState {
 
 export const $batch = map<BatchState>({ chosen: [], batchId: null, answer: null, uploads: [], running: false });
 
-/** A batch made without a package: its id and secret, so a reload resumes it in this browser. */
-export const $ownBatch = persistentAtom<{ id: string; secret: string } | null>('lumora-batch', null, {
+/**
+ * A batch made without a package: its id and secret, so a reload resumes it in this browser, and the results already
+ * handed to the cart (each once: one the buyer removed from the cart is not put back).
+ */
+export const $ownBatch = persistentAtom<{ id: string; secret: string; carted: string[] } | null>('lumora-batch', null, {
   encode: JSON.stringify,
   decode: (raw) => {
     try {
-      const v = JSON.parse(raw) as { id?: unknown; secret?: unknown } | null;
-      return v && typeof v.id === 'string' && isOwnerSecret(v.secret) ? { id: v.id, secret: v.secret } : null;
+      const v = JSON.parse(raw) as { id?: unknown; secret?: unknown; carted?: unknown } | null;
+      if (!v || typeof v.id !== 'string' || !isOwnerSecret(v.secret)) return null;
+      return { id: v.id, secret: v.secret, carted: Array.isArray(v.carted) ? v.carted.filter((x): x is string => typeof x === 'string') : [] };
     } catch {
       return null;
     }
@@ -116,7 +120,7 @@ export async function startBatch(options: { model: string; prompt: string }): Pr
   $batch.set({ ...$batch.get(), running: true, chosen: [], uploads: chosen.map((f) => ({ name: f.name, state: 'sending' })) });
   try {
     const made = await jsonCall<{ batchId: string; ownerSecret?: string }>('POST', '/api/batches', options, packageOpen() ? packageKeyHeaders() : {});
-    if (made.ownerSecret) $ownBatch.set({ id: made.batchId, secret: made.ownerSecret });
+    if (made.ownerSecret) $ownBatch.set({ id: made.batchId, secret: made.ownerSecret, carted: [] });
     $batch.setKey('batchId', made.batchId);
     announce(`Sending ${chosen.length} photos…`);
     let next = 0;
@@ -180,10 +184,12 @@ export async function refreshBatch(): Promise<BatchAnswer | null> {
     const was = before?.items.find((i) => i.id === item.id);
     if (item.status === 'done' && item.transformationId && was?.status !== 'done') {
       if (item.taken) rememberTaken(item.transformationId, item.downloadUrl);
-      else if (own?.id === batchId) {
-        // Without a package the result goes to the cart, with the batch's secret as its owner secret.
+      else if (own?.id === batchId && !($ownBatch.get()?.carted ?? []).includes(item.transformationId)) {
+        // Without a package the result goes to the cart (once), with the batch's secret as its owner secret.
         rememberOwnerSecret(item.transformationId, own.secret);
         addToCart({ type: 'image', imageUrl: previewUrl(item.transformationId), transformationId: item.transformationId });
+        const latest = $ownBatch.get() ?? own;
+        $ownBatch.set({ ...latest, carted: [...latest.carted, item.transformationId] });
       }
     }
   }
