@@ -90,7 +90,7 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
 
     // Documents are read before anything is counted: a file that cannot be read costs the visitor nothing.
     const documents = await readAttachedDocuments(sent);
-    if (!documents.ok) return errorJson(400, documents.message);
+    if (!documents.ok) return errorJson(documents.status, documents.message, documents.status === 503 ? { 'Retry-After': '5' } : undefined);
     const messages = documents.messages;
 
     // The site-wide day: requests and estimated tokens (prompt text and images, plus the reply cap), each
