@@ -106,24 +106,33 @@ export async function withReadingSlot<T>(work: () => Promise<T>): Promise<T | nu
   }
 }
 
+export interface SandboxOptions {
+  /** The most characters of text to keep (the reader stops soon after). */
+  maxChars: number;
+  /** Reading time left, counted once the worker has loaded its code. */
+  budgetMs: number;
+  /** The whole reading time of the request, for the message (default: budgetMs). */
+  timeLimitMs?: number;
+  /** The visitor went away: the reading stops. */
+  signal?: AbortSignal;
+  /** The worker's module: this one, unless a test of the sandbox itself hands another. */
+  entry?: URL;
+}
+
 /**
- * Reads one document in a fresh worker thread, given `budgetMs` of reading once the worker has started, and
- * stopped past it or when it takes too much memory; the answer comes once the thread has ended, so no work
- * outlives it. `readMs` is the reading time used. `entry` is the worker's module: this one, unless a test of
- * the sandbox itself hands another.
+ * Reads one document in a fresh worker thread, stopped past its reading time, when it takes too much memory,
+ * or when `signal` aborts; the answer comes once the thread has ended, so no work outlives it. `readMs` is the
+ * reading time used.
  */
 export async function readInSandbox(
-  filename: string,
-  mimeType: string,
-  bytes: Uint8Array,
-  maxChars: number,
-  budgetMs: number,
-  entry: URL = new URL(import.meta.url),
+  file: { filename: string; mimeType: string; bytes: Uint8Array },
+  { maxChars, budgetMs, timeLimitMs = budgetMs, signal, entry = new URL(import.meta.url) }: SandboxOptions,
 ): Promise<SandboxResult & { readMs: number }> {
+  const { filename, mimeType, bytes } = file;
   const failed: SandboxResult = { ok: false, message: DOCUMENT_ERRORS.unreadable(filename, formatName(filename, mimeType)) };
-  const timedOut: SandboxResult = { ok: false, message: DOCUMENT_ERRORS.timedOut(filename), stopped: 'time' };
+  const timedOut: SandboxResult = { ok: false, message: DOCUMENT_ERRORS.timedOut(filename, timeLimitMs), stopped: 'time' };
   const tooMuchMemory: SandboxResult = { ok: false, message: DOCUMENT_ERRORS.tooMuchMemory(filename), stopped: 'memory' };
-  if (budgetMs <= 0) return { ...timedOut, readMs: 0 };
+  if (budgetMs <= 0 || signal?.aborted) return { ...timedOut, readMs: 0 };
   // The worker gets its own copy, moved to it (the caller's bytes stay the caller's).
   const own = new Uint8Array(bytes);
   const job: Job = { filename, mimeType, bytes: own, maxChars };
@@ -155,6 +164,7 @@ export async function readInSandbox(
     });
     worker.once('error', (error: Error & { code?: string }) => resolve(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooMuchMemory : failed));
     worker.once('exit', () => resolve(failed));
+    signal?.addEventListener('abort', () => resolve(timedOut), { once: true });
   });
   const readMs = started ? Date.now() - started : 0;
   clearTimeout(timer);

@@ -1,10 +1,10 @@
 import { Buffer } from 'node:buffer';
 import type { Agent } from '../../../src/lib/chat/agents';
 import { systemPrompt } from '../../../src/lib/chat/agents';
-import { classifyAttachment, documentPreamble, parseDataUrl } from '../../../src/lib/chat/attachments';
+import { classifyAttachment, documentPreamble, imageNotSentNote, parseDataUrl } from '../../../src/lib/chat/attachments';
 import { DOCUMENT_ERRORS } from '../../../src/lib/chat/errors';
 import { CHAT_LIMITS, DOCUMENT_LIMITS } from '../../../src/lib/chat/request-limits';
-import { countedChars, type ChatContentPart, type ChatRequestMessage } from '../../../src/lib/chat/schema';
+import { countedChars, sendsImage, type ChatContentPart, type ChatRequestMessage } from '../../../src/lib/chat/schema';
 import type { ReadDocument } from '../../../src/lib/chat/stream-protocol';
 import { readInSandbox, withReadingSlot } from './document-sandbox';
 
@@ -27,19 +27,22 @@ const isDocumentFile = (part: ChatContentPart) => part.type === 'file' && classi
 /**
  * Reads every attached document of the request into text (a `document` part in its place), within what
  * is left of the conversation's character cap: each in the document sandbox, all of them within
- * DOCUMENT_LIMITS.readTimeMs, holding the process's reading slot. `read` lists the documents read now, for
+ * `timeLimitMs` of reading (CHAT_DOCUMENT_TIME_LIMIT_MS, 10 s by default), holding the process's reading slot, stopped if the visitor goes away (`signal`). `read` lists the documents read now, for
  * the stream's `document` events. Refuses with the reason (400) when one cannot be read, or 503 when the
  * slot stayed taken.
  */
-export async function readAttachedDocuments(messages: ChatRequestMessage[]): Promise<ReadDocuments> {
+export async function readAttachedDocuments(
+  messages: ChatRequestMessage[],
+  { timeLimitMs = DOCUMENT_LIMITS.readTimeMs, signal }: { timeLimitMs?: number; signal?: AbortSignal } = {},
+): Promise<ReadDocuments> {
   if (!messages.some((m) => typeof m.content !== 'string' && m.content.some(isDocumentFile))) return { ok: true, messages, read: [] };
-  const done = await withReadingSlot(() => readAll(messages));
+  const done = await withReadingSlot(() => readAll(messages, timeLimitMs, signal));
   return done ?? { ok: false, status: 503, message: DOCUMENT_ERRORS.busy };
 }
 
-async function readAll(messages: ChatRequestMessage[]): Promise<ReadDocuments> {
+async function readAll(messages: ChatRequestMessage[], timeLimitMs: number, signal?: AbortSignal): Promise<ReadDocuments> {
   const read: ReadDocument[] = [];
-  let budgetMs: number = DOCUMENT_LIMITS.readTimeMs;
+  let budgetMs = timeLimitMs;
   let room = CHAT_LIMITS.maxTotalChars - messages.reduce((n, m) => n + countedChars(m.content), 0);
   const out: ChatRequestMessage[] = [];
   for (const m of messages) {
@@ -60,7 +63,7 @@ async function readAll(messages: ChatRequestMessage[]): Promise<ReadDocuments> {
       const own = countedChars([part]);
       const limit = Math.max(1_000, Math.min(CHAT_LIMITS.maxDocumentChars, room + own));
       const bytes = Buffer.from(parsed?.base64 ?? '', 'base64');
-      const result = await readInSandbox(filename, parsed?.mimeType ?? '', bytes, limit, budgetMs);
+      const result = await readInSandbox({ filename, mimeType: parsed?.mimeType ?? '', bytes }, { maxChars: limit, budgetMs, timeLimitMs, signal });
       budgetMs -= result.readMs;
       if (!result.ok) return { ok: false, status: 400, message: result.message };
       room -= result.text.length - own;
@@ -99,9 +102,6 @@ function convertPart(part: ChatContentPart, vision: boolean): UpstreamPart {
 }
 
 function imagePart(url: string, name: string, vision: boolean): UpstreamPart {
-  if (vision && parseDataUrl(url)?.base64) return { type: 'image_url', image_url: { url, detail: 'high' } };
-  return {
-    type: 'text',
-    text: `[The user uploaded a file ("${name}") that this model cannot process. Let them know, and suggest a vision-capable model if they need the image analysed.]`,
-  };
+  if (sendsImage(url, vision)) return { type: 'image_url', image_url: { url, detail: 'high' } };
+  return { type: 'text', text: imageNotSentNote(name) };
 }

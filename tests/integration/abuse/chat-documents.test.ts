@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import chatFunction from '../../../netlify/functions/chat.mts';
 import { query } from '../../../netlify/lib/db';
 import { DOCUMENT_ERRORS } from '../../../src/lib/chat/errors';
@@ -12,6 +12,11 @@ import { BASE, client } from './helpers';
 // one is answered with a clear 400 or read with a cut note, nothing goes upstream or is spent for a refusal,
 // no reader is left running after the answer, and the next ordinary request is answered.
 const setup = useChatPlatform([]);
+// The reading time allowed on a deploy (10 s) is for one request on a function's own core; the suite runs many
+// files on two. The time limit itself is tested in tests/integration/chat/document-sandbox.test.ts.
+beforeEach(() => {
+  process.env.CHAT_DOCUMENT_TIME_LIMIT_MS = '40000';
+});
 
 const send = (body: unknown) =>
   chatFunction(new Request(`${BASE}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), client() as never);

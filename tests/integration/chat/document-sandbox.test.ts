@@ -23,26 +23,35 @@ const empty = new Uint8Array(8);
 describe('the document sandbox', () => {
   it('ends a reader that loops without ever yielding, at the deadline, and answers once the thread is gone', async () => {
     expect(liveWorkers()).toBe(0);
-    const result = await readInSandbox('report.txt', 'text/plain', empty, 1_000, 1_500, module('for (;;) {}'));
-    expect(result).toMatchObject({ ok: false, message: DOCUMENT_ERRORS.timedOut('report.txt'), stopped: 'time' });
+    const result = await readInSandbox({ filename: 'report.txt', mimeType: 'text/plain', bytes: empty }, { maxChars: 1_000, budgetMs: 1_500, entry: module('for (;;) {}') });
+    expect(result).toMatchObject({ ok: false, message: DOCUMENT_ERRORS.timedOut('report.txt', 1_500), stopped: 'time' });
     expect(result.readMs).toBeGreaterThanOrEqual(1_500);
     expect(liveWorkers()).toBe(0);
   });
 
   it('ends a reader that fills memory outside its heap (buffers), before the process grows past the watchdog’s limit', async () => {
-    const result = await readInSandbox('sheet.xlsx', '', empty, 1_000, 60_000, module('const keep = []; for (;;) keep.push(Buffer.alloc(1 << 24, 1));'));
+    const result = await readInSandbox({ filename: 'sheet.xlsx', mimeType: '', bytes: empty }, { maxChars: 1_000, budgetMs: 60_000, entry: module('const keep = []; for (;;) keep.push(Buffer.alloc(1 << 24, 1));') });
     expect(result).toMatchObject({ ok: false, message: DOCUMENT_ERRORS.tooMuchMemory('sheet.xlsx'), stopped: 'memory' });
     expect(liveWorkers()).toBe(0);
   });
 
   it('ends a reader that fills its heap', async () => {
-    const result = await readInSandbox('notes.docx', '', empty, 1_000, 60_000, module('const keep = []; for (;;) keep.push(new Array(1 << 20).fill(1.5));'));
+    const result = await readInSandbox({ filename: 'notes.docx', mimeType: '', bytes: empty }, { maxChars: 1_000, budgetMs: 60_000, entry: module('const keep = []; for (;;) keep.push(new Array(1 << 20).fill(1.5));') });
     expect(result).toMatchObject({ ok: false, stopped: 'memory' });
     expect(liveWorkers()).toBe(0);
   });
 
+  it('ends the reading when the visitor goes away', async () => {
+    const gone = new AbortController();
+    const reading = readInSandbox({ filename: 'report.txt', mimeType: '', bytes: empty }, { maxChars: 1_000, budgetMs: 60_000, signal: gone.signal, entry: module('for (;;) {}') });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gone.abort();
+    expect(await reading).toMatchObject({ ok: false, stopped: 'time' });
+    expect(liveWorkers()).toBe(0);
+  });
+
   it('says a reader that crashed could not read the file, naming its format', async () => {
-    const result = await readInSandbox('plan.pdf', '', empty, 1_000, 60_000, module('throw new Error("boom")'));
+    const result = await readInSandbox({ filename: 'plan.pdf', mimeType: '', bytes: empty }, { maxChars: 1_000, budgetMs: 60_000, entry: module('throw new Error("boom")') });
     expect(result).toMatchObject({ ok: false, message: DOCUMENT_ERRORS.unreadable('plan.pdf', 'PDF') });
   });
 
@@ -83,11 +92,11 @@ describe('the sandbox’s worker from the function as a Netlify deploy ships it'
       ['memo.doc', makeDoc('A memo from 1999'), 'A memo from 1999'],
     ];
     for (const [name, bytes, expected] of cases) {
-      const result = await readInSandbox(name, '', bytes, 60_000, 60_000, entry);
+      const result = await readInSandbox({ filename: name, mimeType: '', bytes }, { maxChars: 60_000, budgetMs: 60_000, entry });
       expect(result, name).toMatchObject({ ok: true });
       expect((result as { text: string }).text, name).toContain(expected);
     }
-    expect(await readInSandbox('old.doc', '', makeLoopingDoc(), 60_000, 60_000, entry)).toMatchObject({
+    expect(await readInSandbox({ filename: 'old.doc', mimeType: '', bytes: makeLoopingDoc() }, { maxChars: 60_000, budgetMs: 60_000, entry })).toMatchObject({
       ok: false,
       message: DOCUMENT_ERRORS.unreadable('old.doc', 'Word 97–2003'),
     });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { useFakeProvider } from './platform';
 import { MIME, makeDoc, makeDocx, makePdf, makeXlsx } from '../../support/documents';
 import { createChatHandler } from '../../../netlify/lib/chat/handler';
@@ -13,6 +13,11 @@ import { chatRequest, dataUrl, readEvents, validBody } from './helpers';
 
 // Documents are read on the server (PDF, Word, Excel) for every model, and their text stays in the conversation.
 const provider = useFakeProvider();
+// The reading time allowed on a deploy (10 s) is for one request on a function's own core; the suite runs many
+// files on two. The time limit itself is tested in document-sandbox.test.ts.
+beforeEach(() => {
+  process.env.CHAT_DOCUMENT_TIME_LIMIT_MS = '40000';
+});
 
 function handler() {
   const limiter = new MemoryRateLimiter();
