@@ -20,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf, videoFrameInversion, type Raw } from '../tests/support/watermark-attack';
 import { syntheticOldPhoto } from './image';
 import { jsonOnlyStdout } from './stdout';
+import { benchChatDocuments } from './hardening-documents';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
@@ -199,7 +200,8 @@ export async function benchHardening() {
     // checkout refused, nothing written. Run in this process against the same embedded database.
     const previewCheckout = await previewOnProductionData();
 
-    return { watermark, reuploads, video, previewCheckout, heal, crossSiteTextPlainCheckout: { status: crossSite.status }, checkoutsFromOneClient: checkouts, location };
+    const chatDocuments = await benchChatDocuments(base);
+    return { watermark, reuploads, video, previewCheckout, heal, crossSiteTextPlainCheckout: { status: crossSite.status }, checkoutsFromOneClient: checkouts, location, chatDocuments };
   } finally {
     await server.close();
     await services.stop();

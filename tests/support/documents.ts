@@ -159,7 +159,8 @@ export function zipOf(entries: ZipEntryBytes[], options: { declaredCount?: numbe
   return Buffer.concat([...locals, directory, end]);
 }
 
-const docxParts = async (paragraphs: string[]) => {
+/** The parts of a real .docx (for archives that lie about some of them). */
+export const docxParts = async (paragraphs: string[]) => {
   const zip = await JSZip.loadAsync(await makeDocx(paragraphs));
   const files = Object.values(zip.files).filter((f) => !f.dir);
   return Promise.all(files.map(async (f) => ({ name: f.name, content: await f.async('nodebuffer') })));

@@ -3,7 +3,7 @@ import chatFunction from '../../../netlify/functions/chat.mts';
 import { query } from '../../../netlify/lib/db';
 import { DOCUMENT_ERRORS } from '../../../src/lib/chat/errors';
 import type { ReadDocument } from '../../../src/lib/chat/stream-protocol';
-import { MIME, makeDocxBomb, makeDocxHidingAnEntry, makeLoopingDoc, makePdf, makePdfWithHugeStream } from '../../support/documents';
+import { MIME, docxParts, makeDoc, makeDocxBomb, makeDocxHidingAnEntry, makeLoopingDoc, makePdf, makePdfWithHugeStream, repeatedDeflate, zipOf } from '../../support/documents';
 import { dataUrl, readEvents, validBody } from '../chat/helpers';
 import { useChatPlatform } from '../chat/platform';
 import { BASE, client } from './helpers';
@@ -50,13 +50,30 @@ describe('chat documents: crafted files are refused or cut, and the function goe
     await expectServing();
   });
 
-  it('a 1 MB .docx declaring 1.6 KB that unpacks to 1 GB: 400, and the same bytes named .doc, .xlsx or .pdf too', async () => {
-    const bomb = await makeDocxBomb();
+  let bomb: Buffer | undefined;
+  it.each([
+    ['report.docx', MIME.docx, 'Word'],
+    ['report.doc', MIME.doc, 'Word 97–2003'],
+    ['report.xlsx', MIME.xlsx, 'Excel'],
+    ['report.pdf', MIME.pdf, 'PDF'],
+  ])('a 1 MB .docx declaring 1.6 KB that unpacks to 1 GB, named %s (checked by what it holds, whatever its name): 400', async (name, mime, format) => {
+    bomb ??= await makeDocxBomb();
     expect(bomb.length).toBeLessThan(1.1 * 1024 * 1024);
-    await expectRefused('report.docx', MIME.docx, bomb, DOCUMENT_ERRORS.unreadable('report.docx', 'Word'));
-    await expectRefused('report.doc', MIME.doc, bomb, DOCUMENT_ERRORS.unreadable('report.doc', 'Word 97–2003'));
-    await expectRefused('report.xlsx', MIME.xlsx, bomb, DOCUMENT_ERRORS.unreadable('report.xlsx', 'Excel'));
-    await expectRefused('report.pdf', MIME.pdf, bomb, DOCUMENT_ERRORS.unreadable('report.pdf', 'PDF'));
+    await expectRefused(name, mime, bomb, DOCUMENT_ERRORS.unreadable(name, format));
+    await expectServing();
+  });
+
+  it('an .xlsx with a bomb between its listed entries, which a streaming reader would inflate: 400', async () => {
+    const parts = await docxParts(['Looks fine']);
+    const hidden = { name: 'xl/worksheets/sheet1.xml', deflated: repeatedDeflate(Buffer.alloc(1024 * 1024), 500), declaredSize: 100, crc: 0, listed: false };
+    await expectRefused('sheet.xlsx', MIME.xlsx, zipOf([parts[0]!, hidden, ...parts.slice(1)]), DOCUMENT_ERRORS.unreadable('sheet.xlsx', 'Excel'));
+    await expectServing();
+  });
+
+  it('a .doc whose directory entries point at each other (word-extractor would recurse through them until its stack overflows): 400', async () => {
+    const doc = makeDoc('A memo');
+    doc.writeInt32LE(1, 1024 + 2 * 128 + 72); // entry 2's right sibling is entry 1, whose right sibling is entry 2
+    await expectRefused('memo.doc', MIME.doc, doc, DOCUMENT_ERRORS.unreadable('memo.doc', 'Word 97–2003'));
     await expectServing();
   });
 
