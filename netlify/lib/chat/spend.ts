@@ -282,7 +282,7 @@ let shared: SpendStore | null = null;
 
 export function sharedSpendStore(env: Record<string, string | undefined> = process.env): SpendStore {
   if (shared) return shared;
-  if (!env.DATABASE_URL) console.warn('[chat] DATABASE_URL is not set: the day’s spend in dollars is counted in memory, per function instance.');
+  if (!env.DATABASE_URL) console.warn('[chat] DATABASE_URL is not set: the day’s dollars, tokens and requests are counted in memory, per function instance.');
   shared = env.DATABASE_URL ? new FallbackSpendStore(new SqlSpendStore(), new MemorySpendStore()) : new MemorySpendStore();
   return shared;
 }
