@@ -121,7 +121,8 @@ export class FallbackRateLimiter implements RateLimiter {
   }
 
   async refund(key: string, windowSeconds: number, weight = 1): Promise<void> {
-    const store = this.failed ? this.fallback : this.primary;
+    // Given back where it was counted: in memory during a cool-down, else in the database.
+    const store = this.failedAt !== null && this.now() - this.failedAt < this.coolDownMs ? this.fallback : this.primary;
     await store.refund?.(key, windowSeconds, weight).catch(() => {});
   }
 }
