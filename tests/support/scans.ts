@@ -15,8 +15,7 @@
 // A scan kept whole counts as one image, so `count` is 1 there.
 import sharp from 'sharp';
 import { rectCorners, type Point, type Quad, type RotatedRect } from '../../netlify/lib/scans/geometry';
-import { oldPhoto } from '../../scripts/lib/old-photo';
-import { random, type Rng } from '../../scripts/lib/old-photo';
+import { oldPhoto, random, type Rng } from '../../scripts/lib/old-photo';
 
 export type Bed = 'white' | 'grey' | 'paper' | 'black' | 'album';
 export type ScanKind = 'split' | 'touching' | 'album' | 'cut';
