@@ -8,6 +8,8 @@
  * Vision: each model's size, cold load and per-photo CPU and wall time (`npm run bench -- vision`).
  * Hardening: the security review's probes over HTTP (watermark inversion, the heal flood's refusal time, a
  * cross-site checkout, 40 checkouts from one client, location data in a served original).
+ * Batch: the scan splitter's scores on generated scans beside a threshold-and-contour baseline, its time per scan
+ * and a 600-dpi A4 scan's time and peak memory (`npm run bench -- batch`; `--scans-dir=DIR` keeps the scans).
  * `--quick` runs fewer sizes and repetitions; `--only=cat,parrot` scores just those fixtures.
  */
 import path from 'node:path';
@@ -20,11 +22,12 @@ import { benchLocalServer } from '../bench/local-server';
 import { benchDeploy } from '../bench/deploy';
 import { benchHardening } from '../bench/hardening';
 import { benchVision } from '../bench/vision';
+import { benchBatch } from '../bench/batch';
 
 // stdout carries the JSON document only (`npm run bench > bench.json` parses): every log goes to stderr.
 const printJson = jsonOnlyStdout();
 const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => ['image', 'video', 'video-memory', 'vision', 'server', 'deploy', 'hardening'].includes(a));
+const only = process.argv.find((a) => ['image', 'video', 'video-memory', 'vision', 'server', 'deploy', 'hardening', 'batch'].includes(a));
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
@@ -34,5 +37,6 @@ if (only === 'video-memory') report.videoMemory = await benchVideoMemory({ jobs:
 if (!only || only === 'vision') report.vision = await benchVision({ runs: quick ? 1 : 3 });
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();
+if (!only || only === 'batch') report.batch = await benchBatch({ quick, scansDir: process.argv.find((a) => a.startsWith('--scans-dir='))?.slice('--scans-dir='.length) });
 if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 printJson(report);
