@@ -3,7 +3,7 @@
 //    2 cores), the CPU time of the server and its function instances beside it, their peak RSS (≤ 1.2 GB), and how
 //    many cores one restore keeps busy on its own (its CPU time over its wall time, in this process);
 //  • zip: a ZIP of 100 results streamed (netlify/lib/batches/zip.ts), this process's RSS growth (< 100 MB).
-// Run: npm run bench -- batch [--quick]   (prints JSON; the splitter's section sits beside these in `batch`)
+// Run: npm run bench -- batch [--quick]   (prints JSON; the scan splitter's section, bench/scans.ts, comes first)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { planParts, zipStream } from '../netlify/lib/batches/zip';
 import { PACKAGE_KEY_HEADER } from '../src/lib/packages';
 import { syntheticOldPhoto } from './image';
 import { cpuClock, hostLoad, quantile } from './timing';
+import { benchScanSplitter } from './scans';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PROMPT = 'Restore this family photo';
@@ -209,8 +210,10 @@ export async function benchBatchZip({ results = 100 } = {}) {
   }
 }
 
-export async function benchBatch({ quick = false } = {}) {
+/** `batch`: the scan splitter's scores (bench/scans.ts), then the batch's throughput and its ZIP's memory. */
+export async function benchBatch({ quick = false, scansDir }: { quick?: boolean; scansDir?: string } = {}) {
+  const splitter = await benchScanSplitter({ quick, scansDir });
   const throughput = await benchBatchThroughput({ quick });
   console.error(`[bench] batch.throughput ${JSON.stringify(throughput)}`);
-  return { throughput, zip: await benchBatchZip({ results: quick ? 40 : 100 }) };
+  return { splitter, throughput, zip: await benchBatchZip({ results: quick ? 40 : 100 }) };
 }

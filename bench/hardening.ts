@@ -22,6 +22,7 @@ import { syntheticOldPhoto } from './image';
 import { jsonOnlyStdout } from './stdout';
 import { hardeningTool } from './hardening-tool';
 import { OWNER_SECRET_HEADER } from '../src/lib/tool/ownership';
+import { benchChatDocuments } from './hardening-documents';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
@@ -203,8 +204,9 @@ export async function benchHardening() {
     const previewCheckout = await previewOnProductionData();
 
     const tool = await hardeningTool(base, own);
+    const chatDocuments = await benchChatDocuments(base);
 
-    return { watermark, reuploads, video, previewCheckout, heal, crossSiteTextPlainCheckout: { status: crossSite.status }, checkoutsFromOneClient: checkouts, location, tool };
+    return { watermark, reuploads, video, previewCheckout, heal, crossSiteTextPlainCheckout: { status: crossSite.status }, checkoutsFromOneClient: checkouts, location, tool, chatDocuments };
   } finally {
     await server.close();
     await services.stop();

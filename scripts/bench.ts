@@ -8,8 +8,10 @@
  * Vision: each model's size, cold load and per-photo CPU and wall time (`npm run bench -- vision`).
  * Hardening: the security review's probes over HTTP (watermark inversion, the heal flood's refusal time, a
  * cross-site checkout, 40 checkouts from one client, location data in a served original).
- * Batch (`npm run bench -- batch`): a package batch of 24 one-megapixel photos against one photo's time × 24, with
- * CPU time and peak RSS, and a ZIP of 100 results streamed with its memory growth.
+ * Batch (`npm run bench -- batch`): the scan splitter's scores on generated scans beside a threshold-and-contour
+ * baseline, its time per scan and a 600-dpi A4 scan's time and peak memory (`--scans-dir=DIR` keeps the scans); a
+ * package batch of 24 one-megapixel photos against one photo's time × 24, with CPU time and peak RSS, and a ZIP of
+ * 100 results streamed with its memory growth.
  * `--quick` runs fewer sizes and repetitions; `--only=cat,parrot` scores just those fixtures.
  */
 import path from 'node:path';
@@ -37,7 +39,6 @@ if (only === 'video-memory') report.videoMemory = await benchVideoMemory({ jobs:
 if (!only || only === 'vision') report.vision = await benchVision({ runs: quick ? 1 : 3 });
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();
-// A package's batch: 24 photos' throughput through `npm start`'s pool, and a ZIP of 100 results (bench/batch.ts).
-if (only === 'batch') report.batch = { ...(report.batch as object | undefined), ...(await benchBatch({ quick })) };
+if (!only || only === 'batch') report.batch = await benchBatch({ quick, scansDir: process.argv.find((a) => a.startsWith('--scans-dir='))?.slice('--scans-dir='.length) });
 if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 printJson(report);

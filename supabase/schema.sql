@@ -70,8 +70,14 @@ create table public.chat_spend (
   reserved_micros bigint not null default 0,
   spent_micros bigint not null default 0,
   replies integer not null default 0,
+  reserved_tokens bigint not null default 0,
+  spent_tokens bigint not null default 0,
+  requests integer not null default 0,
+  constraint chat_spend_requests_check CHECK ((requests >= 0)),
   constraint chat_spend_reserved_micros_check CHECK ((reserved_micros >= 0)),
+  constraint chat_spend_reserved_tokens_check CHECK ((reserved_tokens >= 0)),
   constraint chat_spend_spent_micros_check CHECK ((spent_micros >= 0)),
+  constraint chat_spend_spent_tokens_check CHECK ((spent_tokens >= 0)),
   constraint chat_spend_pkey PRIMARY KEY (day, scope)
 );
 alter table public.chat_spend enable row level security;
@@ -502,29 +508,37 @@ end;
 $function$;
 -- grants on public.batch_claim(p_site_max integer, p_owner_max integer, p_lease_seconds integer): postgres=X/postgres
 
-CREATE OR REPLACE FUNCTION public.chat_reserve(p_client text, p_estimate bigint, p_site_limit bigint, p_client_limit bigint)
+CREATE OR REPLACE FUNCTION public.chat_reserve(p_client text, p_micros bigint, p_tokens bigint, p_site_micros bigint, p_client_micros bigint, p_site_tokens bigint, p_client_tokens bigint, p_site_requests integer, p_client_requests integer)
  RETURNS TABLE(day date, refused text)
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'
 AS $function$
 declare
   d date := (now() at time zone 'utc')::date;
-  site_used bigint;
-  client_used bigint;
+  site public.chat_spend;
+  mine public.chat_spend;
 begin
   insert into public.chat_spend (day, scope) values (d, 'site'), (d, p_client) on conflict do nothing;
   -- Always the site row first, then the client's: one lock order, no deadlock.
-  select s.reserved_micros + s.spent_micros into site_used from public.chat_spend s where s.day = d and s.scope = 'site' for update;
-  select s.reserved_micros + s.spent_micros into client_used from public.chat_spend s where s.day = d and s.scope = p_client for update;
-  if site_used + p_estimate > p_site_limit then
+  select * into site from public.chat_spend s where s.day = d and s.scope = 'site' for update;
+  select * into mine from public.chat_spend s where s.day = d and s.scope = p_client for update;
+  if site.reserved_micros + site.spent_micros + p_micros > p_site_micros
+     or site.reserved_tokens + site.spent_tokens + p_tokens > p_site_tokens
+     or site.requests + 1 > p_site_requests then
     return query select d, 'site'::text;
     return;
   end if;
-  if client_used + p_estimate > p_client_limit then
+  if mine.reserved_micros + mine.spent_micros + p_micros > p_client_micros
+     or mine.reserved_tokens + mine.spent_tokens + p_tokens > p_client_tokens
+     or mine.requests + 1 > p_client_requests then
     return query select d, 'client'::text;
     return;
   end if;
-  update public.chat_spend s set reserved_micros = s.reserved_micros + p_estimate where s.day = d and s.scope in ('site', p_client);
+  update public.chat_spend s
+     set reserved_micros = s.reserved_micros + p_micros,
+         reserved_tokens = s.reserved_tokens + p_tokens,
+         requests = s.requests + 1
+   where s.day = d and s.scope in ('site', p_client);
   -- Old days are of no use to the budget; about one reservation in a hundred sweeps them.
   if random() < 0.01 then
     delete from public.chat_spend s where s.day < d - 7;
@@ -532,20 +546,22 @@ begin
   return query select d, null::text;
 end;
 $function$;
--- grants on public.chat_reserve(p_client text, p_estimate bigint, p_site_limit bigint, p_client_limit bigint): postgres=X/postgres
+-- grants on public.chat_reserve(p_client text, p_micros bigint, p_tokens bigint, p_site_micros bigint, p_client_micros bigint, p_site_tokens bigint, p_client_tokens bigint, p_site_requests integer, p_client_requests integer): postgres=X/postgres
 
-CREATE OR REPLACE FUNCTION public.chat_settle(p_client text, p_day date, p_estimate bigint, p_actual bigint, p_replied boolean)
+CREATE OR REPLACE FUNCTION public.chat_settle(p_client text, p_day date, p_estimate_micros bigint, p_actual_micros bigint, p_estimate_tokens bigint, p_actual_tokens bigint, p_replied boolean)
  RETURNS void
  LANGUAGE sql
  SET search_path TO 'public', 'pg_temp'
 AS $function$
   update public.chat_spend s
-     set reserved_micros = greatest(0, s.reserved_micros - p_estimate),
-         spent_micros = s.spent_micros + greatest(0, p_actual),
+     set reserved_micros = greatest(0, s.reserved_micros - p_estimate_micros),
+         spent_micros = s.spent_micros + greatest(0, p_actual_micros),
+         reserved_tokens = greatest(0, s.reserved_tokens - p_estimate_tokens),
+         spent_tokens = s.spent_tokens + greatest(0, p_actual_tokens),
          replies = s.replies + case when p_replied then 1 else 0 end
    where s.day = p_day and s.scope in ('site', p_client);
 $function$;
--- grants on public.chat_settle(p_client text, p_day date, p_estimate bigint, p_actual bigint, p_replied boolean): postgres=X/postgres
+-- grants on public.chat_settle(p_client text, p_day date, p_estimate_micros bigint, p_actual_micros bigint, p_estimate_tokens bigint, p_actual_tokens bigint, p_replied boolean): postgres=X/postgres
 
 CREATE OR REPLACE FUNCTION public.claim_work_slot(p_kind text, p_max integer, p_ttl_seconds integer)
  RETURNS uuid

@@ -86,30 +86,43 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-/** Uses `primary`; on any store error logs once and answers from `fallback` from then on. */
+/** How long a limiter stays in memory after a database error before asking the database again. */
+export const LIMITER_COOL_DOWN_MS = 30_000;
+
+/**
+ * Uses `primary`; after a store error, answers from `fallback` for a cool-down (LIMITER_COOL_DOWN_MS), then
+ * asks `primary` again and goes back to it as soon as it answers: a database that was unreachable for a
+ * moment does not leave each instance counting alone for good.
+ */
 export class FallbackRateLimiter implements RateLimiter {
-  private failed = false;
+  private failedAt: number | null = null;
 
   constructor(
     private primary: RateLimiter,
     private fallback: RateLimiter,
     private warn: (message: string) => void = console.warn,
+    private now: () => number = Date.now,
+    private coolDownMs: number = LIMITER_COOL_DOWN_MS,
   ) {}
 
   async hit(key: string, max: number, windowSeconds: number, weight = 1): Promise<RateLimitResult> {
-    if (!this.failed) {
+    if (this.failedAt === null || this.now() - this.failedAt >= this.coolDownMs) {
       try {
-        return await this.primary.hit(key, max, windowSeconds, weight);
+        const result = await this.primary.hit(key, max, windowSeconds, weight);
+        if (this.failedAt !== null) this.warn('[rate-limit] store reachable again: counting in the database');
+        this.failedAt = null;
+        return result;
       } catch (error) {
-        this.failed = true;
-        this.warn(`[rate-limit] store failed, using in-memory limits: ${(error as Error).message}`);
+        if (this.failedAt === null) this.warn(`[rate-limit] store failed, using in-memory limits; the database is asked again every ${this.coolDownMs / 1000} s: ${(error as Error).message}`);
+        this.failedAt = this.now();
       }
     }
     return this.fallback.hit(key, max, windowSeconds, weight);
   }
 
   async refund(key: string, windowSeconds: number, weight = 1): Promise<void> {
-    const store = this.failed ? this.fallback : this.primary;
+    // Given back where it was counted: in memory during a cool-down, else in the database.
+    const store = this.failedAt !== null && this.now() - this.failedAt < this.coolDownMs ? this.fallback : this.primary;
     await store.refund?.(key, windowSeconds, weight).catch(() => {});
   }
 }
@@ -121,7 +134,8 @@ let lenient: RateLimiter | null = null;
 
 /**
  * The store of a function that must keep working without a database (chat): SQL when DATABASE_URL is
- * set, falling back to memory if that store fails; memory alone (per instance) without DATABASE_URL.
+ * set, falling back to memory for a cool-down whenever that store fails; memory alone (per instance) without
+ * DATABASE_URL.
  */
 export function lenientRateLimiter(env: Record<string, string | undefined> = process.env): RateLimiter {
   if (lenient) return lenient;

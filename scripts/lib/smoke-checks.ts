@@ -198,7 +198,9 @@ export async function runSmoke(baseUrl: string, options: SmokeOptions = {}): Pro
     const previewBytes = Buffer.from(await previewRes.arrayBuffer());
     const { width, height } = await sharp(previewBytes).metadata();
     check(width && height, 'the preview is not an image');
-    return { id: body.transformationId as string, previewBytes };
+    // The owner secret proves, at checkout, that this run made the photo it buys (the cart sends it the same way).
+    check(typeof body.ownerSecret === 'string', 'the answer carries no owner secret for the photo');
+    return { id: body.transformationId as string, ownerSecret: body.ownerSecret as string, previewBytes };
   });
 
   // `demo` on a preview means demo payments on its own data: a preview on a database not declared non-production
@@ -211,7 +213,7 @@ export async function runSmoke(baseUrl: string, options: SmokeOptions = {}): Pro
       const res = await request('/api/checkout', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items: [{ transformationId: processed.id }], idempotencyKey: `smoke-${randomUUID()}` }),
+        body: JSON.stringify({ items: [{ transformationId: processed.id, ownerSecret: processed.ownerSecret }], idempotencyKey: `smoke-${randomUUID()}` }),
       });
       const body = await json(res, '/api/checkout');
       check(res.status === 200 && body.success === true, `answered ${res.status}: ${String(body.error ?? '')}`);

@@ -97,11 +97,26 @@ describe.skipIf(!postgres.available)(`production mode: Debian PostgreSQL and Sup
     expect(await (await fetch(`${address}/robots.txt`)).text()).toContain(`Sitemap: ${address}/sitemap-index.xml`);
     expect(await readFile(path.join(site!.distDir, 'sitemap-0.xml'), 'utf8')).toContain(`<loc>${address}/about-us</loc>`);
     expect(await readFile(path.join(site!.distDir, 'rss.xml'), 'utf8')).toContain(`<link>${address}/blog/`);
-    // Only the pages that are never meant for search results say noindex.
+    // Only the pages that are never meant for search results say noindex: the checkout's, the newsletter's steps, the
+    // guides sent by e-mail to a lead, and the team's inbox.
     const noindex = (await readdir(site!.distDir, { recursive: true, encoding: 'utf8' }))
       .filter((file) => file.endsWith('.html'))
       .filter((file) => readFileSync(path.join(site!.distDir, file), 'utf8').includes('<meta name="robots" content="noindex">'));
-    expect(noindex.sort()).toEqual(['404.html', 'checkout/cancel.html', 'checkout/success.html']);
+    expect(noindex.sort()).toEqual([
+      '404.html',
+      'admin/inbox.html',
+      'admin/inbox/sign-in.html',
+      'checkout/cancel.html',
+      'checkout/success.html',
+      'guides/agency-growth-playbook.html',
+      'guides/missed-call-recovery.html',
+      'guides/prepare-old-photos-for-restoration.html',
+      'newsletter/check-your-inbox.html',
+      'newsletter/confirm.html',
+      'newsletter/confirmed.html',
+      'newsletter/unsubscribe.html',
+      'newsletter/unsubscribed.html',
+    ]);
   });
 
   it('uploads through a signed URL, previews from Storage, checks out (demo) and downloads the clean file', async () => {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { DOCUMENT_LIMITS } from '../../../src/lib/chat/request-limits';
 import { site } from '../../../src/lib/site';
 
 /**
@@ -32,6 +33,8 @@ export interface ChatConfig {
   idleTimeoutMs: number;
   /** The reply is ended (and said so) before the platform ends the function: Netlify stops it at 60 s. */
   timeLimitMs: number;
+  /** Reading time for the documents of one request (DOCUMENT_LIMITS.readTimeMs unless CHAT_DOCUMENT_TIME_LIMIT_MS). */
+  documentTimeLimitMs: number;
 }
 
 export const DEFAULT_CHAT_BASE_URL = 'https://openrouter.ai/api/v1';
@@ -101,6 +104,8 @@ export function readChatConfig(env: Env = process.env): ChatConfig {
     firstByteTimeoutMs: positiveInt(env.CHAT_FIRST_BYTE_TIMEOUT_MS, 30_000),
     idleTimeoutMs: positiveInt(env.CHAT_IDLE_TIMEOUT_MS, 30_000),
     timeLimitMs: positiveInt(env.CHAT_TIME_LIMIT_MS, 55_000),
+    // Below the reply's own time limit, so a request that reads documents can still be answered.
+    documentTimeLimitMs: Math.min(40_000, positiveInt(env.CHAT_DOCUMENT_TIME_LIMIT_MS, DOCUMENT_LIMITS.readTimeMs)),
   };
 }
 

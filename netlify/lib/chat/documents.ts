@@ -1,50 +1,31 @@
-import { Buffer } from 'node:buffer';
+import { Readable } from 'node:stream';
 import { documentFormat, type DocumentFormat } from '../../../src/lib/chat/attachments';
-import { CHAT_LIMITS } from '../../../src/lib/chat/request-limits';
+import { DOCUMENT_ERRORS } from '../../../src/lib/chat/errors';
+import { CHAT_LIMITS, DOCUMENT_LIMITS } from '../../../src/lib/chat/request-limits';
+import { checkZipArchive, looksLikeZip } from './archive-check';
+import { checkCompoundFile, looksLikeCompoundFile } from './compound-file-check';
+import { pdfStreamsWithin } from './pdf-stream-check';
 
 /**
- * Documents read into text on the server, so every model can use them: plain text as it is, PDF with
- * unpdf (PDF.js built for servers), Word .docx with mammoth, legacy .doc with word-extractor, Excel .xlsx
- * with exceljs (sheet by sheet, a row per line, cells separated by tabs). A file that cannot be read gets
- * a clear message and the request stops there: nothing is sent upstream, nothing is spent.
+ * Documents read into text, so every model can use them: plain text as it is, PDF with unpdf (PDF.js built
+ * for servers) page by page, Word .docx with mammoth, legacy .doc with word-extractor, Excel .xlsx with exceljs's
+ * streaming reader (sheet by sheet, a row per line, cells separated by tabs). PDFs and workbooks are read only
+ * as far as the character cap. A file that cannot be read gets a clear message
+ * and the request stops there: nothing is sent upstream, nothing is spent.
+ *
+ * This runs inside the document sandbox (document-sandbox.ts: a worker thread with a time and memory limit);
+ * before any library sees a file, what it holds is checked: any ZIP by its real inflated sizes
+ * (archive-check.ts), a .doc's sector chains and directory (compound-file-check.ts).
  */
 export type ReadResult = { ok: true; text: string } | { ok: false; message: string };
 
-export const DOCUMENT_ERRORS = {
-  encrypted: (name: string) => `"${name}" is password-protected, so it cannot be read here. Remove the password (or export an unprotected copy) and attach it again.`,
-  unreadable: (name: string, format: string) => `"${name}" could not be read as a ${format} file: it may be damaged. Please check the file and attach it again.`,
-  empty: (name: string) => `"${name}" has no text to read (a scanned PDF holds only images). Please attach a file with text, or paste the text into the message.`,
-  tooLargeInside: (name: string) => `"${name}" unpacks to more than ${MAX_INFLATED_BYTES / (1024 * 1024)} MB, more than the chat reads. Please attach a smaller file, or paste the part you need.`,
-  unsupported: (name: string) => `"${name}" is not a file type the chat can read. Attach a PDF, Word (.docx, .doc), Excel (.xlsx), text, CSV or Markdown file, or a PNG/JPEG image.`,
-} as const;
-
-/** What a .docx/.xlsx (a ZIP) may unpack to: far above any real document of 4 MB, far below a ZIP bomb. */
-export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
-
-/**
- * The total uncompressed size a ZIP's central directory declares (null when it is not a ZIP, or uses ZIP64,
- * whose sizes a document of 4 MB never needs). Read before unzipping, so a bomb is refused unopened.
- */
-export function zipInflatedSize(bytes: Buffer): number | null {
-  const min = Math.max(0, bytes.length - 22 - 0xffff);
-  for (let eocd = bytes.length - 22; eocd >= min; eocd--) {
-    if (bytes.readUInt32LE(eocd) !== 0x06054b50) continue;
-    const entries = bytes.readUInt16LE(eocd + 10);
-    let at = bytes.readUInt32LE(eocd + 16);
-    let total = 0;
-    for (let i = 0; i < entries; i++) {
-      if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50) return null;
-      const size = bytes.readUInt32LE(at + 24);
-      if (size === 0xffffffff) return null;
-      total += size;
-      at += 46 + bytes.readUInt16LE(at + 28) + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
-    }
-    return total;
-  }
-  return null;
-}
-
 const FORMAT_NAMES: Record<DocumentFormat, string> = { text: 'text', pdf: 'PDF', docx: 'Word', doc: 'Word 97–2003', xlsx: 'Excel' };
+/** How a message names the file's format ("Word", "PDF" …); "document" for a file the chat does not read. */
+export const formatName = (filename: string, mimeType: string): string => {
+  const format = documentFormat(filename, mimeType);
+  return format ? FORMAT_NAMES[format] : 'document';
+};
+const UNITS: Record<DocumentFormat, string> = { text: 'parts', pdf: 'pages', docx: 'parts', doc: 'parts', xlsx: 'sheets' };
 
 /** A section of text with where it came from, so a cut can say what was left out. */
 interface Section {
@@ -52,10 +33,25 @@ interface Section {
   text: string;
 }
 
-/** Joins sections within `maxChars`, saying where the text was cut and what is missing. */
-export function keepWithin(sections: Section[], maxChars: number, unit: string): string {
+/** What a reader got: its sections, out of `total` in the document (more when it stopped early). */
+interface Sections {
+  sections: Section[];
+  total: number;
+  /** Set when the reader stopped at its own limit (PDF pages) though the text still had room. */
+  stoppedAt?: string;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Joins sections within `maxChars`, saying where the text was cut and what is missing: of `total` sections in
+ * the document (more than were read, when a reader stopped early), and why (the character cap, or the
+ * reader's own limit `stoppedAt`).
+ */
+export function keepWithin(sections: Section[], maxChars: number, unit: string, total = sections.length, stoppedAt?: string): string {
   const kept: string[] = [];
   let used = 0;
+  const more = (n: number) => `${count(n)} more ${n === 1 ? unit.replace(/s$/, '') : unit} not included`;
   for (let i = 0; i < sections.length; i++) {
     const { text } = sections[i]!;
     if (used + text.length <= maxChars) {
@@ -65,11 +61,13 @@ export function keepWithin(sections: Section[], maxChars: number, unit: string):
     }
     const room = Math.max(0, maxChars - used);
     if (room > 0) kept.push(text.slice(0, room));
-    const left = sections.length - i;
-    const where = sections.length > 1 ? ` in ${sections[i]!.label} of ${sections.length} ${unit}` : '';
-    const rest = sections.length > 1 && left > 1 ? `; ${left - 1} more ${unit === 'pages' && left - 1 === 1 ? 'page' : unit} not included` : '';
-    kept.push(`[… cut here${where}: the text is limited to ${maxChars.toLocaleString('en-US')} characters${rest}]`);
+    const where = total > 1 ? ` in ${sections[i]!.label} of ${count(total)} ${unit}` : '';
+    const rest = total > 1 && total - i > 1 ? `; ${more(total - i - 1)}` : '';
+    kept.push(`[… cut here${where}: the text is limited to ${count(maxChars)} characters${rest}]`);
     return kept.join('\n\n');
+  }
+  if (stoppedAt && total > sections.length) {
+    kept.push(`[… cut after ${sections.at(-1)?.label ?? 'the start'} of ${count(total)} ${unit}: ${stoppedAt}; ${more(total - sections.length)}]`);
   }
   return kept.join('\n\n');
 }
@@ -79,80 +77,151 @@ const isPasswordError = (error: unknown) => {
   return e?.name === 'PasswordException' || /password/i.test(e?.message ?? '');
 };
 
-async function readPdf(bytes: Uint8Array): Promise<Section[]> {
-  const { getDocumentProxy, extractText } = await import('unpdf');
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof import('unpdf')['getDocumentProxy']>>['getPage']>>;
+
+/**
+ * One page's text, streamed: reading stops (and PDF.js stops parsing the page) once `room` characters are
+ * in hand, so a page whose content stream unpacks to 100 MB costs what its first characters cost.
+ */
+async function pageText(page: PdfPage, room: number): Promise<string> {
+  const reader = page.streamTextContent().getReader() as ReadableStreamDefaultReader<{ items: Array<{ str?: string; hasEOL?: boolean }> }>;
+  let text = '';
+  try {
+    while (text.length <= room) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const item of value.items) if (typeof item.str === 'string') text += item.str + (item.hasEOL ? '\n' : '');
+    }
+  } finally {
+    // PDF.js wants a reason; cancelling stops the page's parsing.
+    await reader.cancel(new Error('enough text')).catch(() => {});
+  }
+  return text;
+}
+
+/** Page by page, up to DOCUMENT_LIMITS.maxPdfPages and until the text passes `maxChars`. */
+async function readPdf(bytes: Uint8Array, maxChars: number): Promise<Sections> {
+  const { getDocumentProxy } = await import('unpdf');
   const pdf = await getDocumentProxy(bytes, { verbosity: 0 });
   try {
-    const { text } = await extractText(pdf, { mergePages: false });
-    return text.map((t, i) => ({ label: `page ${i + 1}`, text: `[Page ${i + 1}]\n${t.trim()}` }));
+    const sections: Section[] = [];
+    let chars = 0;
+    const last = Math.min(pdf.numPages, DOCUMENT_LIMITS.maxPdfPages);
+    for (let n = 1; n <= last && chars <= maxChars; n++) {
+      const page = await pdf.getPage(n);
+      const text = `[Page ${n}]\n${(await pageText(page, maxChars - chars)).trim()}`;
+      page.cleanup();
+      sections.push({ label: `page ${n}`, text });
+      chars += text.length + 2;
+    }
+    return { sections, total: pdf.numPages, stoppedAt: `the chat reads at most ${count(DOCUMENT_LIMITS.maxPdfPages)} pages of a PDF` };
   } finally {
     await (pdf as unknown as { destroy?: () => Promise<void> }).destroy?.().catch(() => {});
   }
 }
 
-async function readDocx(bytes: Buffer): Promise<Section[]> {
+async function readDocx(bytes: Buffer): Promise<Sections> {
   const mammoth = await import('mammoth');
   const { value } = await (mammoth.default ?? mammoth).extractRawText({ buffer: bytes });
-  return [{ label: 'the document', text: value.replace(/\n{3,}/g, '\n\n').trim() }];
+  return { sections: [{ label: 'the document', text: value.replace(/\n{3,}/g, '\n\n').trim() }], total: 1 };
 }
 
-async function readDoc(bytes: Buffer): Promise<Section[]> {
+async function readDoc(bytes: Buffer): Promise<Sections> {
   const { default: WordExtractor } = await import('word-extractor');
   const doc = await new WordExtractor().extract(bytes);
-  return [{ label: 'the document', text: doc.getBody().replace(/\r/g, '\n').replace(/\n{3,}/g, '\n\n').trim() }];
+  return { sections: [{ label: 'the document', text: doc.getBody().replace(/\r/g, '\n').replace(/\n{3,}/g, '\n\n').trim() }], total: 1 };
 }
 
-async function readXlsx(bytes: Buffer): Promise<Section[]> {
+interface SheetRow {
+  cellCount: number;
+  getCell(column: number): { text: string };
+}
+interface StreamedSheet extends AsyncIterable<SheetRow> {
+  name: string;
+}
+
+/**
+ * Sheet by sheet, row by row from exceljs's streaming reader, until the text passes `maxChars`: a 4 MB
+ * workbook holds about 600,000 cells, which exceljs's whole-workbook reader keeps as objects (about 900 MB).
+ */
+async function readXlsx(bytes: Buffer, maxChars: number): Promise<Sections> {
   const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
   const sections: Section[] = [];
-  workbook.eachSheet((sheet) => {
+  let chars = 0;
+  for await (const sheet of reader as unknown as AsyncIterable<StreamedSheet>) {
     const rows: string[] = [];
-    sheet.eachRow({ includeEmpty: false }, (row) => {
+    for await (const row of sheet) {
       const cells: string[] = [];
       for (let c = 1; c <= row.cellCount; c++) cells.push(row.getCell(c).text.replace(/[\t\n]+/g, ' '));
-      rows.push(cells.join('\t').trimEnd());
-    });
+      const line = cells.join('\t').trimEnd();
+      rows.push(line);
+      chars += line.length + 1;
+      if (chars > maxChars) break;
+    }
     sections.push({ label: `sheet "${sheet.name}"`, text: `[Sheet "${sheet.name}"]\n${rows.join('\n')}` });
-  });
-  return sections;
+    if (chars > maxChars) break;
+  }
+  const listed = (reader as unknown as { model?: { sheets?: unknown[] } }).model?.sheets?.length ?? 0;
+  return { sections, total: Math.max(listed, sections.length) };
+}
+
+/**
+ * Why a file is refused before any reader opens it, or null: any ZIP (whatever its name) and a PDF's streams
+ * by what they really unpack to, a .docx/.xlsx that is no ZIP, a .doc whose structure word-extractor could
+ * not walk safely.
+ */
+async function refusedUnopened(filename: string, format: DocumentFormat, bytes: Buffer): Promise<ReadResult | null> {
+  const unreadable = { ok: false, message: DOCUMENT_ERRORS.unreadable(filename, FORMAT_NAMES[format]) } as const;
+  const tooLarge = { ok: false, message: DOCUMENT_ERRORS.tooLargeInside(filename) } as const;
+  if (looksLikeZip(bytes)) {
+    const archive = checkZipArchive(bytes, DOCUMENT_LIMITS.maxInflatedBytes);
+    if (!archive.ok) return archive.reason === 'too-large' ? tooLarge : unreadable;
+    return null;
+  }
+  if (format === 'pdf' && !(await pdfStreamsWithin(bytes, DOCUMENT_LIMITS.maxInflatedBytes))) return tooLarge;
+  if (format === 'docx' || format === 'xlsx') return unreadable;
+  // word-extractor reads compound files and ZIPs (a .docx named .doc); anything else it refuses at once.
+  if (format === 'doc' && (!looksLikeCompoundFile(bytes) || !checkCompoundFile(bytes))) return unreadable;
+  return null;
 }
 
 /** Reads one attached file into text of at most `maxChars` characters (CHAT_LIMITS.maxDocumentChars). */
-export async function readDocument(filename: string, mimeType: string, base64: string, maxChars: number = CHAT_LIMITS.maxDocumentChars): Promise<ReadResult> {
+export async function readDocument(filename: string, mimeType: string, bytes: Buffer, maxChars: number = CHAT_LIMITS.maxDocumentChars): Promise<ReadResult> {
   const format = documentFormat(filename, mimeType);
   if (!format) return { ok: false, message: DOCUMENT_ERRORS.unsupported(filename) };
-  const bytes = Buffer.from(base64, 'base64');
-  if (format === 'docx' || format === 'xlsx') {
-    const inflated = zipInflatedSize(bytes);
-    if (inflated === null) return { ok: false, message: DOCUMENT_ERRORS.unreadable(filename, FORMAT_NAMES[format]) };
-    if (inflated > MAX_INFLATED_BYTES) return { ok: false, message: DOCUMENT_ERRORS.tooLargeInside(filename) };
-  }
-  let sections: Section[];
+  const refused = await refusedUnopened(filename, format, bytes);
+  if (refused) return refused;
+  let read: Sections;
   try {
     switch (format) {
       case 'text':
-        sections = [{ label: 'the file', text: bytes.toString('utf8') }];
+        read = { sections: [{ label: 'the file', text: bytes.toString('utf8') }], total: 1 };
         break;
       case 'pdf':
-        sections = await readPdf(new Uint8Array(bytes));
+        read = await readPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), maxChars);
         break;
       case 'docx':
-        sections = await readDocx(bytes);
+        read = await readDocx(bytes);
         break;
       case 'doc':
-        sections = await readDoc(bytes);
+        read = await readDoc(bytes);
         break;
       case 'xlsx':
-        sections = await readXlsx(bytes);
+        read = await readXlsx(bytes, maxChars);
         break;
     }
   } catch (error) {
     if (isPasswordError(error)) return { ok: false, message: DOCUMENT_ERRORS.encrypted(filename) };
     return { ok: false, message: DOCUMENT_ERRORS.unreadable(filename, FORMAT_NAMES[format]) };
   }
-  const plain = sections.map((s) => s.text.replace(/^\[(Page \d+|Sheet "[^"]*")\]\n?/, '')).join('').trim();
+  const plain = read.sections.map((s) => s.text.replace(/^\[(Page \d+|Sheet "[^"]*")\]\n?/, '')).join('').trim();
   if (!plain) return { ok: false, message: DOCUMENT_ERRORS.empty(filename) };
-  return { ok: true, text: keepWithin(sections, maxChars, format === 'pdf' ? 'pages' : format === 'xlsx' ? 'sheets' : 'parts') };
+  return { ok: true, text: keepWithin(read.sections, maxChars, UNITS[format], read.total, read.stoppedAt) };
 }

@@ -12,7 +12,7 @@ import { modelsBody } from './models-handler';
 import { enforceRateLimit, lenientRateLimiter, type RateLimiter } from '../rate-limit';
 import { readBodyCapped } from './http';
 import { relayCompletion, relayJsonCompletion, type RelayEnd } from './relay';
-import { actualUsd, estimateUsd, sharedSpendStore, toMicros, type Reservation, type SpendStore } from './spend';
+import { actualTokens, actualUsd, dayLimits, estimateUsd, sharedSpendStore, STORE_COOL_DOWN_MS, toMicros, type Cost, type Reservation, type SpendStore } from './spend';
 import { openUpstream } from './upstream';
 import { buildUpstreamMessages, readAttachedDocuments } from './upstream-messages';
 
@@ -89,46 +89,32 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     if (!model) return errorJson(400, `Invalid request: model: ${CHAT_ERRORS.unknownModel}`);
 
     // Documents are read before anything is counted: a file that cannot be read costs the visitor nothing.
-    const documents = await readAttachedDocuments(sent);
-    if (!documents.ok) return errorJson(400, documents.message);
+    const documents = await readAttachedDocuments(sent, { timeLimitMs: config.documentTimeLimitMs, signal: req.signal });
+    if (!documents.ok) return errorJson(documents.status, documents.message, documents.status === 503 ? { 'Retry-After': '5' } : undefined);
     const messages = documents.messages;
 
-    // The site-wide day: requests and estimated tokens (prompt text and images, plus the reply cap), each
-    // client first held to its share of the requests.
+    // The day's budgets, all at once: the estimate (dollars, and tokens: the prompt and the reply cap) and one
+    // request, against the site's day and the client's share of each. A refused request books nothing; the
+    // provider's reported cost and tokens replace the estimate when the reply ends.
     const maxTokens = model.maxOutputTokens;
-    const { requests, tokens, usd, clientShare } = config.dailyBudget;
-    const share = await refusal(
-      enforceRateLimit(
-        { key: `chat:budget:requests:${client}`, max: Math.max(1, Math.floor(requests * clientShare)), windowSeconds: DAY },
-        { message: CHAT_ERRORS.clientShareSpent },
-        getLimiter(),
-      ),
-    );
-    if (share) return share;
-    const budgets = [
-      { key: 'chat:budget:requests', max: requests, windowSeconds: DAY },
-      { key: 'chat:budget:tokens', max: tokens, windowSeconds: DAY, weight: promptTokenEstimate(messages) + maxTokens },
-    ];
-    const spent = await refusal(enforceRateLimit(budgets, { message: CHAT_ERRORS.budgetSpent, status: 503 }, getLimiter()));
-    if (spent) return spent;
-
-    // Dollars: the estimate is reserved now against the site's day and the client's share of it; the
-    // provider's reported cost replaces it when the reply ends.
     const spend = getSpend();
-    const estimate = toMicros(estimateUsd(messages, maxTokens, model.pricing, config.selfHosted));
-    const siteLimit = toMicros(usd);
-    const reserved = await spend.reserve(client, estimate, siteLimit, Math.floor(siteLimit * clientShare));
+    const estimate: Cost = {
+      micros: toMicros(estimateUsd(messages, maxTokens, model.pricing, config.selfHosted, model.vision)),
+      tokens: promptTokenEstimate(messages, model.vision) + maxTokens,
+    };
+    const reserved = await spend.reserve(client, estimate, dayLimits(config.dailyBudget));
     if (!reserved.ok) {
+      const wait = String(untilTomorrow());
+      if (reserved.refusedBy === 'unavailable') return errorJson(503, CHAT_ERRORS.limitsUnavailable, { 'Retry-After': String(STORE_COOL_DOWN_MS / 1000) });
       return reserved.refusedBy === 'site'
-        ? errorJson(503, CHAT_ERRORS.budgetSpent, { 'Retry-After': String(untilTomorrow()) })
-        : errorJson(429, CHAT_ERRORS.clientShareSpent(untilTomorrow()), { 'Retry-After': String(untilTomorrow()) });
+        ? errorJson(503, CHAT_ERRORS.budgetSpent, { 'Retry-After': wait })
+        : errorJson(429, CHAT_ERRORS.clientShareSpent(untilTomorrow()), { 'Retry-After': wait });
     }
     const reservation: Reservation = reserved.reservation;
     const settle = (end: RelayEnd) => {
-      const actual = actualUsd(end.usage, model.pricing, config.selfHosted);
-      spend
-        .settle(reservation, actual === null ? estimate : toMicros(actual), end.replied)
-        .catch((error) => log(`[chat] could not settle the spend: ${(error as Error).message}`));
+      const usd = actualUsd(end.usage, model.pricing, config.selfHosted);
+      const actual = { micros: usd === null ? estimate.micros : toMicros(usd), tokens: actualTokens(end.usage) ?? estimate.tokens };
+      spend.settle(reservation, actual, end.replied).catch((error) => log(`[chat] could not settle the spend: ${(error as Error).message}`));
     };
 
     const upstream = await openUpstream(
@@ -139,7 +125,7 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
     );
     if (!upstream.ok) {
       // Refused before a token was produced: nothing was spent.
-      await spend.settle(reservation, 0, false).catch(() => {});
+      await spend.settle(reservation, { micros: 0, tokens: 0 }, false).catch(() => {});
       if (upstream.kind === 'model-gone') {
         // The list as it is now goes with the answer: another function instance may still hold the old one.
         catalogue.invalidate(config);

@@ -4,7 +4,8 @@ import { MICROS, sharedSpendStore, type SpendStore } from './spend';
 
 /**
  * The chat's section of the operator's GET /api/health: whether it is on, which endpoint it uses, what the
- * catalogue resolved to (models offered, picks dropped or replaced, the last refresh) and today's spend.
+ * catalogue resolved to (models offered, picks dropped or replaced, the last refresh) and today's spend
+ * (dollars, tokens and requests against their budgets).
  */
 export interface ChatHealth {
   configured: boolean;
@@ -21,7 +22,20 @@ export interface ChatHealth {
     dropped: string[];
     replaced: { pick: string; by: string }[];
   };
-  spend?: { day: string; spentUsd: number; reservedUsd: number; replies: number; budgetUsd: number; clientShare: number } | { error: string };
+  spend?:
+    | {
+        day: string;
+        spentUsd: number;
+        reservedUsd: number;
+        tokens: number;
+        requests: number;
+        replies: number;
+        budgetUsd: number;
+        budgetTokens: number;
+        budgetRequests: number;
+        clientShare: number;
+      }
+    | { error: string };
 }
 
 export async function chatHealth(
@@ -38,8 +52,12 @@ export async function chatHealth(
       day: today.day,
       spentUsd: today.spentMicros / MICROS,
       reservedUsd: today.reservedMicros / MICROS,
+      tokens: today.tokens,
+      requests: today.requests,
       replies: today.replies,
       budgetUsd: config.dailyBudget.usd,
+      budgetTokens: config.dailyBudget.tokens,
+      budgetRequests: config.dailyBudget.requests,
       clientShare: config.dailyBudget.clientShare,
     };
   } catch (error) {

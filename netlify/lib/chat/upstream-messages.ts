@@ -1,10 +1,12 @@
+import { Buffer } from 'node:buffer';
 import type { Agent } from '../../../src/lib/chat/agents';
 import { systemPrompt } from '../../../src/lib/chat/agents';
-import { classifyAttachment, documentPreamble, parseDataUrl } from '../../../src/lib/chat/attachments';
-import { CHAT_LIMITS } from '../../../src/lib/chat/request-limits';
-import { countedChars, type ChatContentPart, type ChatRequestMessage } from '../../../src/lib/chat/schema';
+import { classifyAttachment, documentPreamble, imageNotSentNote, parseDataUrl } from '../../../src/lib/chat/attachments';
+import { DOCUMENT_ERRORS } from '../../../src/lib/chat/errors';
+import { CHAT_LIMITS, DOCUMENT_LIMITS } from '../../../src/lib/chat/request-limits';
+import { countedChars, sendsImage, type ChatContentPart, type ChatRequestMessage } from '../../../src/lib/chat/schema';
 import type { ReadDocument } from '../../../src/lib/chat/stream-protocol';
-import { DOCUMENT_ERRORS, readDocument } from './documents';
+import { readInSandbox, withReadingSlot } from './document-sandbox';
 
 /** OpenAI chat-completions message shapes we send. */
 export type UpstreamPart =
@@ -16,15 +18,31 @@ export interface UpstreamMessage {
   content: string | UpstreamPart[];
 }
 
+export type ReadDocuments =
+  | { ok: true; messages: ChatRequestMessage[]; read: ReadDocument[] }
+  | { ok: false; status: 400 | 503; message: string };
+
+const isDocumentFile = (part: ChatContentPart) => part.type === 'file' && classifyAttachment(part.file.filename, parseDataUrl(part.file.file_data)?.mimeType) !== 'image';
+
 /**
  * Reads every attached document of the request into text (a `document` part in its place), within what
- * is left of the conversation's character cap. `read` lists the documents read now, for the stream's
- * `document` events. Refuses with the reason when one cannot be read.
+ * is left of the conversation's character cap: each in the document sandbox, all of them within
+ * `timeLimitMs` of reading (CHAT_DOCUMENT_TIME_LIMIT_MS, 10 s by default), holding the process's reading slot, stopped if the visitor goes away (`signal`). `read` lists the documents read now, for
+ * the stream's `document` events. Refuses with the reason (400) when one cannot be read, or 503 when the
+ * slot stayed taken.
  */
 export async function readAttachedDocuments(
   messages: ChatRequestMessage[],
-): Promise<{ ok: true; messages: ChatRequestMessage[]; read: ReadDocument[] } | { ok: false; message: string }> {
+  { timeLimitMs = DOCUMENT_LIMITS.readTimeMs, signal }: { timeLimitMs?: number; signal?: AbortSignal } = {},
+): Promise<ReadDocuments> {
+  if (!messages.some((m) => typeof m.content !== 'string' && m.content.some(isDocumentFile))) return { ok: true, messages, read: [] };
+  const done = await withReadingSlot(() => readAll(messages, timeLimitMs, signal));
+  return done ?? { ok: false, status: 503, message: DOCUMENT_ERRORS.busy };
+}
+
+async function readAll(messages: ChatRequestMessage[], timeLimitMs: number, signal?: AbortSignal): Promise<ReadDocuments> {
   const read: ReadDocument[] = [];
+  let budgetMs = timeLimitMs;
   let room = CHAT_LIMITS.maxTotalChars - messages.reduce((n, m) => n + countedChars(m.content), 0);
   const out: ChatRequestMessage[] = [];
   for (const m of messages) {
@@ -34,23 +52,20 @@ export async function readAttachedDocuments(
     }
     const parts: ChatContentPart[] = [];
     for (const part of m.content) {
-      if (part.type !== 'file') {
+      if (part.type !== 'file' || !isDocumentFile(part)) {
         parts.push(part);
         continue;
       }
       const { filename, file_data } = part.file;
       const parsed = parseDataUrl(file_data);
-      const kind = classifyAttachment(filename, parsed?.mimeType);
-      if (kind === 'image') {
-        parts.push(part);
-        continue;
-      }
-      if (kind === 'other') return { ok: false, message: DOCUMENT_ERRORS.unsupported(filename) };
+      if (classifyAttachment(filename, parsed?.mimeType) === 'other') return { ok: false, status: 400, message: DOCUMENT_ERRORS.unsupported(filename) };
       // A text file's size is already counted by the schema; give it its own room back.
       const own = countedChars([part]);
       const limit = Math.max(1_000, Math.min(CHAT_LIMITS.maxDocumentChars, room + own));
-      const result = await readDocument(filename, parsed?.mimeType ?? '', parsed?.base64 ?? '', limit);
-      if (!result.ok) return result;
+      const bytes = Buffer.from(parsed?.base64 ?? '', 'base64');
+      const result = await readInSandbox({ filename, mimeType: parsed?.mimeType ?? '', bytes }, { maxChars: limit, budgetMs, timeLimitMs, signal });
+      budgetMs -= result.readMs;
+      if (!result.ok) return { ok: false, status: 400, message: result.message };
       room -= result.text.length - own;
       read.push({ filename, text: result.text });
       parts.push({ type: 'document', document: { filename, text: result.text } });
@@ -87,9 +102,6 @@ function convertPart(part: ChatContentPart, vision: boolean): UpstreamPart {
 }
 
 function imagePart(url: string, name: string, vision: boolean): UpstreamPart {
-  if (vision && parseDataUrl(url)?.base64) return { type: 'image_url', image_url: { url, detail: 'high' } };
-  return {
-    type: 'text',
-    text: `[The user uploaded a file ("${name}") that this model cannot process. Let them know, and suggest a vision-capable model if they need the image analysed.]`,
-  };
+  if (sendsImage(url, vision)) return { type: 'image_url', image_url: { url, detail: 'high' } };
+  return { type: 'text', text: imageNotSentNote(name) };
 }

@@ -85,6 +85,11 @@ export function uploadDataUrl(filename: string, dataUrl: string, visionModel: bo
   return `data:${parsed?.mimeType ?? 'application/octet-stream'};base64,`;
 }
 
+/** What a model receives in place of an image it cannot see, or of an image part without data. */
+export function imageNotSentNote(name: string): string {
+  return `[The user uploaded a file ("${name}") that this model cannot process. Let them know, and suggest a vision-capable model if they need the image analysed.]`;
+}
+
 /** How a document's text is put before the model, in the request that attached it and in every later one. */
 export function documentPreamble(filename: string): string {
   return `Contents of the attached file "${filename}":`;

@@ -13,6 +13,24 @@ export const CHAT_LIMITS = {
   maxFileNameChars: 200,
   /** The text kept of one document (PDF, Word, Excel, text file): what is past it is cut, and the cut is said. */
   maxDocumentChars: 60_000,
+  /** Image parts in one request, with or without data (the hub sends one with each question). */
+  maxImagesPerRequest: 4,
+} as const;
+
+/**
+ * How far the server goes to read one attached document (netlify/lib/chat/documents.ts), whatever the file
+ * says about itself: each is read in a worker thread that is stopped past these.
+ */
+export const DOCUMENT_LIMITS = {
+  /** What a ZIP (.docx, .xlsx, any file starting with PK) may really unpack to: far above a real 4 MB document. */
+  maxInflatedBytes: 64 * 1024 * 1024,
+  /** PDF pages read; the rest is cut with a note, as text past maxDocumentChars is. */
+  maxPdfPages: 300,
+  /**
+   * Reading time for the documents of one request, counted once each worker has loaded its code (CHAT_DOCUMENT_TIME_LIMIT_MS
+   * overrides it): a 300-page PDF or a 4 MB workbook reads in about a second of CPU, a 4 MB .docx of pure text in about four.
+   */
+  readTimeMs: 10_000,
 } as const;
 
 /**

@@ -1,7 +1,7 @@
 import { z } from '../zod';
 import { AGENT_IDS } from './agents';
 import { CHAT_LIMITS, IMAGE_PART_TOKENS, SAMPLING, maxDataUrlChars } from './request-limits';
-import { classifyAttachment, documentFormat, isImageDataUrl, parseDataUrl } from './attachments';
+import { classifyAttachment, documentFormat, imageNotSentNote, isImageDataUrl, parseDataUrl } from './attachments';
 import { CHAT_ERRORS } from './errors';
 
 /**
@@ -104,6 +104,10 @@ export const chatRequestSchema = z
     if (last && textOf(last.content).trim() === '' && typeof last.content === 'string') {
       ctx.addIssue({ code: 'custom', path: ['messages'], message: 'The message is blank.' });
     }
+    const images = request.messages.reduce((n, m) => n + imagesOf(m.content).length, 0);
+    if (images > CHAT_LIMITS.maxImagesPerRequest) {
+      ctx.addIssue({ code: 'custom', path: ['messages'], message: `At most ${CHAT_LIMITS.maxImagesPerRequest} images per request.` });
+    }
     const total = request.messages.reduce((sum, m) => sum + countedChars(m.content), 0);
     if (total > CHAT_LIMITS.maxTotalChars) {
       ctx.addIssue({
@@ -137,16 +141,33 @@ export function countedChars(content: ChatRequestMessage['content']): number {
   return n;
 }
 
-/** Images a message sends the model: image parts and files that are images. */
-export function imageParts(content: ChatRequestMessage['content']): number {
-  if (typeof content === 'string') return 0;
-  return content.filter((p) => p.type === 'image_url' || (p.type === 'file' && classifyAttachment(p.file.filename, parseDataUrl(p.file.file_data)?.mimeType) === 'image')).length;
+/** A message's image parts (image parts, and files that are images), with or without data. */
+export function imagesOf(content: ChatRequestMessage['content']): Array<{ url: string; name: string }> {
+  if (typeof content === 'string') return [];
+  const images: Array<{ url: string; name: string }> = [];
+  for (const p of content) {
+    if (p.type === 'image_url') images.push({ url: p.image_url.url, name: 'image' });
+    else if (p.type === 'file' && classifyAttachment(p.file.filename, parseDataUrl(p.file.file_data)?.mimeType) === 'image') images.push({ url: p.file.file_data, name: p.file.filename });
+  }
+  return images;
 }
 
-/** The prompt's tokens as the daily budget counts them: characters / 4, plus IMAGE_PART_TOKENS per image. */
-export function promptTokenEstimate(messages: readonly ChatRequestMessage[]): number {
-  const chars = messages.reduce((n, m) => n + countedChars(m.content), 0);
-  return Math.ceil(chars / 4) + IMAGE_PART_TOKENS * messages.reduce((n, m) => n + imageParts(m.content), 0);
+/** Whether an image goes to the model as an image: only to a model that takes images, and only when it holds data. */
+export const sendsImage = (url: string, vision: boolean): boolean => vision && Boolean(parseDataUrl(url)?.base64);
+
+/** Images the model receives as images (see sendsImage): what providers bill by area. */
+export function sentImages(messages: readonly ChatRequestMessage[], vision: boolean): number {
+  return messages.reduce((n, m) => n + imagesOf(m.content).filter((i) => sendsImage(i.url, vision)).length, 0);
+}
+
+/**
+ * The prompt's tokens as the daily budget counts them: characters / 4, plus IMAGE_PART_TOKENS per image the
+ * model receives as an image; an image it does not receive counts the note it gets instead.
+ */
+export function promptTokenEstimate(messages: readonly ChatRequestMessage[], vision: boolean): number {
+  let chars = messages.reduce((n, m) => n + countedChars(m.content), 0);
+  for (const m of messages) for (const i of imagesOf(m.content)) if (!sendsImage(i.url, vision)) chars += imageNotSentNote(i.name).length;
+  return Math.ceil(chars / 4) + IMAGE_PART_TOKENS * sentImages(messages, vision);
 }
 
 /** The text of a message's content (attachment data excluded). */

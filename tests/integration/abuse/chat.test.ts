@@ -22,8 +22,9 @@ describe('chat: the operator key cannot be run up', () => {
   beforeEach(async () => {
     fake.reset();
     Object.assign(process.env, { CHAT_API_KEY: TEST_KEY, CHAT_API_BASE_URL: fake.baseUrl, PUBLIC_SITE_URL: 'https://lumora.test' });
-    for (const k of ['CHAT_DAILY_REQUESTS', 'CHAT_DAILY_TOKENS', 'CHAT_RATE_LIMIT_MAX']) delete process.env[k];
+    for (const k of ['CHAT_DAILY_REQUESTS', 'CHAT_DAILY_TOKENS', 'CHAT_RATE_LIMIT_MAX', 'CHAT_CLIENT_SHARE']) delete process.env[k];
     await query(`delete from rate_limits where key like 'chat:%'`);
+    await query('delete from chat_spend');
   });
   const send = (body: unknown, headers: Record<string, string> = {}, ctx = client()) =>
     chatFunction(new Request(`${BASE}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }), ctx as never);
@@ -84,10 +85,12 @@ describe('the smaller findings: chat', () => {
   it('the chat’s daily token budget counts images: a conversation of images is stopped once it is spent, before the model is called', async () => {
     Object.assign(process.env, { CHAT_API_KEY: TEST_KEY, CHAT_API_BASE_URL: fake.baseUrl, PUBLIC_SITE_URL: 'https://lumora.test' });
     await query(`delete from rate_limits where key like 'chat:%'`);
+    await query('delete from chat_spend');
     fake.reset();
     const image = { type: 'image_url', image_url: { url: `data:image/png;base64,${(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer()).toString('base64')}` } };
     const body = validBody({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, image, image, image] }] });
     process.env.CHAT_DAILY_TOKENS = String(maxOutputTokens('openai/gpt-4o') + 3 * IMAGE_PART_TOKENS + 10);
+    process.env.CHAT_CLIENT_SHARE = '1';
     try {
       const send = () => chatFunction(new Request(`${BASE}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), client() as never);
       expect((await send()).status).toBe(200);
@@ -97,6 +100,7 @@ describe('the smaller findings: chat', () => {
       expect(fake.requests).toHaveLength(1);
     } finally {
       delete process.env.CHAT_DAILY_TOKENS;
+      delete process.env.CHAT_CLIENT_SHARE;
     }
   });
 });

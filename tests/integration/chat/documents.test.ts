@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { useFakeProvider } from './platform';
-import { MIME, makeDocx, makePdf, makeXlsx } from '../../support/documents';
+import { MIME, makeDoc, makeDocx, makePdf, makeXlsx } from '../../support/documents';
 import { createChatHandler } from '../../../netlify/lib/chat/handler';
 import { readChatConfig } from '../../../netlify/lib/chat/config';
 import { createCatalogue } from '../../../netlify/lib/chat/catalogue';
@@ -13,6 +13,11 @@ import { chatRequest, dataUrl, readEvents, validBody } from './helpers';
 
 // Documents are read on the server (PDF, Word, Excel) for every model, and their text stays in the conversation.
 const provider = useFakeProvider();
+// The reading time allowed on a deploy (10 s) is for one request on a function's own core; the suite runs many
+// files on two. The time limit itself is tested in document-sandbox.test.ts.
+beforeEach(() => {
+  process.env.CHAT_DOCUMENT_TIME_LIMIT_MS = '40000';
+});
 
 function handler() {
   const limiter = new MemoryRateLimiter();
@@ -33,6 +38,7 @@ describe('documents read on the server', () => {
       { name: 'plan.pdf', mime: MIME.pdf, bytes: makePdf(tenPages), expect: ['Page 1 of the plan', 'Revenue line 1009', '[Page 10]'] },
       { name: 'letter.docx', mime: MIME.docx, bytes: await makeDocx(['Dear customer,', 'The delivery is on 3 May.']), expect: ['Dear customer,', 'The delivery is on 3 May.'] },
       { name: 'sales.xlsx', mime: MIME.xlsx, bytes: await makeXlsx({ Q1: [['month', 'revenue'], ['Jan', 120], ['Feb', 135]], Notes: [['fine']] }), expect: ['[Sheet "Q1"]', 'Feb\t135', '[Sheet "Notes"]'] },
+      { name: 'memo.doc', mime: MIME.doc, bytes: makeDoc('A memo from 1999: the server moves on Friday.'), expect: ['A memo from 1999: the server moves on Friday.'] },
     ];
     for (const [i, c] of cases.entries()) {
       const events = await readEvents(await h(chatRequest(withFile(c.name, c.mime, c.bytes))));
@@ -73,6 +79,15 @@ describe('documents read on the server', () => {
     expect(text.length).toBeLessThanOrEqual(CHAT_LIMITS.maxDocumentChars + 200);
     expect(text).toMatch(/\[… cut here in page \d+ of 80 pages: the text is limited to 60,000 characters; \d+ more pages not included\]$/);
     expect(provider.fake.requests[0]!.body.messages[1].content).toContain('[… cut here');
+  });
+
+  it('reads a large workbook only as far as the cap, and says what was left', async () => {
+    const { h } = handler();
+    const rows = Array.from({ length: 20_000 }, (_, i) => [i, `customer ${i}`, i * 3.5]);
+    const events = await readEvents(await h(chatRequest(withFile('ledger.xlsx', MIME.xlsx, await makeXlsx({ Ledger: rows, Notes: [['fine']] })))));
+    const text = (events[0] as { document: ReadDocument }).document.text;
+    expect(text.startsWith('[Sheet "Ledger"]\n0\tcustomer 0\t0\n1\tcustomer 1\t3.5')).toBe(true);
+    expect(text).toMatch(/\[… cut here in sheet "Ledger" of 2 sheets: the text is limited to 60,000 characters; 1 more sheet not included\]$/);
   });
 
   it.each([

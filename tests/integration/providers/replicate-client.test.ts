@@ -111,10 +111,11 @@ describe('replicateRun', () => {
 
   it('throws the caller’s own abort reason, at once, and cancels the prediction', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
     const [started, canceled] = [Date.now(), fake.canceled.length];
     const run = replicateRun(connection({ REPLICATE_POLL_MS: '5000' }), controller.signal);
-    const error = await run.predict({ model: 'acme/slow' }, {}).catch((e: unknown) => e);
+    // The caller gives up while the prediction runs (once it exists: a timer could fire before it is created on a busy machine).
+    const onPoll = () => setTimeout(() => controller.abort(), 50);
+    const error = await run.predict({ model: 'acme/slow' }, {}, onPoll).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(ReplicateError);
     expect((error as Error).name).toBe('AbortError');
     expect(Date.now() - started).toBeLessThan(2000);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chatRequestSchema, describeIssues } from '../../../src/lib/chat/schema';
+import { imageNotSentNote } from '../../../src/lib/chat/attachments';
+import { CHAT_LIMITS, IMAGE_PART_TOKENS } from '../../../src/lib/chat/request-limits';
+import { chatRequestSchema, describeIssues, promptTokenEstimate, sentImages } from '../../../src/lib/chat/schema';
 
 const base = {
   agentId: 'content-writer',
@@ -52,5 +54,37 @@ describe('chat request schema', () => {
   it('requires the last message to come from the user', () => {
     const result = chatRequestSchema.safeParse({ ...base, messages: [...base.messages, { role: 'assistant', content: 'ok' }] });
     expect(result.success).toBe(false);
+  });
+});
+
+describe('images in a request', () => {
+  const png = 'data:image/png;base64,AAAA';
+  const image = (url = png) => ({ type: 'image_url' as const, image_url: { url } });
+  const photo = (data = 'AAAA') => ({ type: 'file' as const, file: { filename: 'photo.jpg', file_data: `data:image/jpeg;base64,${data}` } });
+  const ask = (...parts: object[]) => ({ role: 'user' as const, content: [{ type: 'text' as const, text: 'see' }, ...parts] });
+
+  it(`accepts ${CHAT_LIMITS.maxImagesPerRequest} image parts in a request, with or without data, and refuses one more`, () => {
+    const four = { ...base, messages: [ask(image(), image('data:image/png;base64,')), { role: 'assistant', content: 'ok' }, ask(photo(), photo(''))] };
+    expect(chatRequestSchema.safeParse(four).success).toBe(true);
+    const five = { ...base, messages: [ask(image(), image(), image()), { role: 'assistant', content: 'ok' }, ask(photo(), photo())] };
+    const result = chatRequestSchema.safeParse(five);
+    expect(result.success).toBe(false);
+    expect(describeIssues(result.error!)).toBe(`Invalid request: messages: At most ${CHAT_LIMITS.maxImagesPerRequest} images per request.`);
+  });
+
+  it('counts IMAGE_PART_TOKENS only for an image with data sent to a model that takes images; any other image counts its note', () => {
+    const text = [{ role: 'user' as const, content: 'see' }];
+    const withImages = (url: string) => [chatRequestSchema.parse({ ...base, messages: [ask(image(url), photo(url.split(',')[1]))] }).messages].flat();
+    const plain = promptTokenEstimate(text, true);
+    expect(sentImages(withImages(png), true)).toBe(2);
+    expect(promptTokenEstimate(withImages(png), true)).toBeGreaterThanOrEqual(plain + 2 * IMAGE_PART_TOKENS);
+    for (const [label, messages, vision] of [
+      ['empty images, vision model', withImages('data:image/png;base64,'), true],
+      ['images with data, text model', withImages(png), false],
+    ] as const) {
+      expect(sentImages(messages, vision), label).toBe(0);
+      const note = Math.ceil((imageNotSentNote('image').length + imageNotSentNote('photo.jpg').length) / 4);
+      expect(promptTokenEstimate(messages, vision), label).toBeLessThanOrEqual(plain + note + 2);
+    }
   });
 });

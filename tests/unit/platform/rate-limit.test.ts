@@ -23,14 +23,36 @@ describe('MemoryRateLimiter', () => {
 });
 
 describe('FallbackRateLimiter', () => {
-  it('warns once and uses the fallback after the primary store fails', async () => {
+  it('warns once and uses the fallback during the cool-down after the primary store fails', async () => {
     const warn = vi.fn();
     const primary = { hit: vi.fn().mockRejectedValue(new Error('connection refused')) };
-    const limiter = new FallbackRateLimiter(primary, new MemoryRateLimiter(), warn);
+    const limiter = new FallbackRateLimiter(primary, new MemoryRateLimiter(), warn, () => 0);
     expect((await limiter.hit('k', 1, 60)).allowed).toBe(true);
     expect((await limiter.hit('k', 1, 60)).allowed).toBe(false);
     expect(primary.hit).toHaveBeenCalledOnce();
     expect(warn).toHaveBeenCalledOnce();
+  });
+
+  it('asks the primary store again after the cool-down, and stays with it once it answers', async () => {
+    let now = 0;
+    const warn = vi.fn();
+    const primary = { hit: vi.fn().mockRejectedValueOnce(new Error('connection refused')).mockRejectedValueOnce(new Error('still down')) };
+    primary.hit.mockResolvedValue({ allowed: true, retryAfter: 0 });
+    const limiter = new FallbackRateLimiter(primary, new MemoryRateLimiter(() => now), warn, () => now, 30_000);
+    await limiter.hit('k', 5, 60);
+    now = 29_999;
+    await limiter.hit('k', 5, 60);
+    expect(primary.hit).toHaveBeenCalledTimes(1);
+    now = 30_000;
+    await limiter.hit('k', 5, 60); // still down: a fresh cool-down
+    now = 59_999;
+    await limiter.hit('k', 5, 60);
+    expect(primary.hit).toHaveBeenCalledTimes(2);
+    now = 60_000;
+    expect(await limiter.hit('k', 5, 60)).toEqual({ allowed: true, retryAfter: 0 });
+    await limiter.hit('k', 5, 60);
+    expect(primary.hit).toHaveBeenCalledTimes(4);
+    expect(warn.mock.calls.map(([line]) => String(line))).toEqual([expect.stringMatching(/store failed/), expect.stringMatching(/reachable again/)]);
   });
 });
 
