@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MSG } from '../../src/lib/messages';
 import { EXTENSIONS, FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 import { HttpError, isMultipart, json, parseWith, pathAfter, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
-import { addItem, batchAnswer, createBatch, dispatchAndRun, ownedBatch, retryItem } from '../lib/batches';
+import { addItem, batchAnswer, chooseScan, createBatch, dispatchAndRun, ownedBatch, retryItem, scanPrints } from '../lib/batches';
 import { requestAllowance, requestPackageKey } from '../lib/packages/allowance';
 import { processImageOptionsSchema, readUpload, discardUpload, toHttpError } from '../lib/tool';
 import { inspectImage } from '../lib/image';
@@ -21,8 +21,11 @@ import { BATCH_LIMITS } from '../../src/lib/tool/batch';
 //  • POST /api/batches/{id}/items — multipart `file` (≤ 4 MB inline) or JSON { uploadId, name } after a signed upload:
 //    the photo is checked from its header, stored and queued → { success, item }. A package's batch takes at most
 //    what it has left (409), one without a package BATCH_LIMITS.withoutPackage photos, each counted as a restoration.
+//    A scan of several prints comes back `choosing`, its prints `held` beside it (nothing runs yet).
 //  • POST /api/batches/{id}/items/{item}/retry → a failed photo back in the queue.
+//  • POST /api/batches/{id}/items/{item}/split { keep: 'prints' | 'whole' } → the buyer's choice for such a scan.
 const uploadSchema = z.object({ uploadId: z.string(), name: z.string().trim().min(1).max(255) }).strict();
+const splitSchema = z.object({ keep: z.enum(['prints', 'whole']) }).strict();
 const nameOf = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, 255) : 'photo');
 
 export default withErrors(async (req: Request, context: unknown) => {
@@ -42,6 +45,12 @@ export default withErrors(async (req: Request, context: unknown) => {
   if (part === 'items' && itemId && action === 'retry') {
     requireMethod(req, 'POST');
     await retryItem(batch, itemId);
+    await dispatchAndRun();
+    return json({ success: true });
+  }
+  if (part === 'items' && itemId && action === 'split') {
+    requireMethod(req, 'POST');
+    await chooseScan(batch, itemId, parseWith(splitSchema, await readJson(req)).keep);
     await dispatchAndRun();
     return json({ success: true });
   }
@@ -73,7 +82,14 @@ export default withErrors(async (req: Request, context: unknown) => {
       throw toHttpError(error);
     }
     const contentType = `image/${format}`;
-    const item = await addItem(batch, { bytes, name, ext: EXTENSIONS[contentType]!, contentType });
+    // A flatbed scan of several prints is split here, before anything is spent; the buyer then chooses.
+    let scan: Awaited<ReturnType<typeof scanPrints>>;
+    try {
+      scan = await scanPrints(bytes);
+    } catch (error) {
+      throw toHttpError(error);
+    }
+    const item = await addItem(batch, { bytes, name, ext: EXTENSIONS[contentType]!, contentType }, scan);
     await dispatchAndRun();
     return json({ success: true, item: { id: item.id, position: item.position, name: item.name, status: item.status } });
   } finally {
@@ -81,4 +97,4 @@ export default withErrors(async (req: Request, context: unknown) => {
   }
 }, { accepts: ['json', 'multipart'] });
 
-export const config: Config = { path: ['/api/batches', '/api/batches/:id', '/api/batches/:id/items', '/api/batches/:id/items/:item/retry'] };
+export const config: Config = { path: ['/api/batches', '/api/batches/:id', '/api/batches/:id/items', '/api/batches/:id/items/:item/retry', '/api/batches/:id/items/:item/split'] };

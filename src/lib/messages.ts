@@ -181,6 +181,9 @@ export const MSG = {
   batchNotFound: 'This batch was not found.',
   batchStopped: 'Processing stopped responding three times. Please try again.',
   batchRetryGone: 'This photo can no longer be retried: please add it again.',
+  scanNoRoom: (prints: number, room: number) =>
+    `This scan holds ${prints} prints, but your batch has room for ${room} more photo${room === 1 ? '' : 's'}, so the scan is kept as one photo.`,
+  scanChosen: 'This scan has already been split or kept whole.',
   batchNothingToZip: 'No photo of this batch has been taken yet: nothing to download.',
 } as const;
 

@@ -173,7 +173,12 @@ create table public.batch_items (
   batch_id uuid not null references public.tool_batches (id) on delete cascade,
   position integer not null check (position >= 0),
   name text not null check (length(name) between 1 and 255),
-  status text not null default 'waiting' check (status in ('waiting', 'working', 'done', 'failed')),
+  -- 'choosing': a scan of several prints whose split awaits the buyer (not run); 'held': one of its prints, waiting
+  -- for that choice (it holds a place in the package); 'split': a scan the buyer had split (its prints are the work).
+  status text not null default 'waiting' check (status in ('waiting', 'working', 'done', 'failed', 'choosing', 'held', 'split')),
+  -- A print cut from a scan of the same batch; the scan's `split` says what the splitter found (netlify/lib/batches/scans.ts).
+  scan_of uuid references public.batch_items (id) on delete cascade,
+  split jsonb,
   upload_path text check (length(upload_path) <= 512),
   transformation_id uuid references public.media_transformations (id) on delete set null,
   taken boolean not null default false,

@@ -1,16 +1,28 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 
+import { generatedPictures, makeScan } from '../support/scans';
+
 /**
- * The family's pile for the package browser test: twelve small old photos (grey and sepia, some noise), two of them
- * with the same name from two folders (as a shoebox scanned twice over gives), written as files the page can take.
+ * The family's pile for the package browser test: eleven small old photos (grey and sepia, some noise), two of them
+ * with the same name from two folders (as a shoebox scanned twice over gives), and a flatbed scan of three tilted
+ * prints, written as files the page can take.
  */
 export const BATCH_PHOTOS = {
   count: 12,
-  /** One result per photo. */
-  expectedResults: 12,
+  /** The scan's prints. */
+  scanPrints: 3,
+  /** One result per photo, and per print of the scan once the buyer restores them apart. */
+  expectedResults: 14,
 } as const;
+
+/** A scan of three prints turned a few degrees each, on a white bed (a seed whose prints lie 3–15° off). */
+export async function shoeboxScan(): Promise<Buffer> {
+  const { jpeg, truth } = await makeScan(8101, generatedPictures(5, 6), { kind: 'split', bed: 'white', prints: BATCH_PHOTOS.scanPrints, dpi: 100 });
+  if (truth.count !== BATCH_PHOTOS.scanPrints) throw new Error(`the test scan holds ${truth.count} prints`);
+  return jpeg;
+}
 
 async function oldPhoto(seed: number, width: number, height: number, sepia: boolean): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3);
@@ -33,9 +45,10 @@ export async function writeBatchPhotos(dir: string): Promise<string[]> {
   for (let i = 0; i < BATCH_PHOTOS.count; i++) {
     const folder = path.join(dir, i < 6 ? 'box-1' : 'box-2');
     await mkdir(folder, { recursive: true });
-    const name = i === 6 ? 'IMG_0001.jpg' : `IMG_${String(i + 1).padStart(4, '0')}.jpg`;
+    const name = i === 6 ? 'IMG_0001.jpg' : i === BATCH_PHOTOS.count - 1 ? 'shoebox-scan.jpg' : `IMG_${String(i + 1).padStart(4, '0')}.jpg`;
     const file = path.join(folder, name);
-    await sharp(await oldPhoto(i, 360 + (i % 3) * 40, 270 + (i % 2) * 30, i % 2 === 1)).toFile(file);
+    if (i === BATCH_PHOTOS.count - 1) await writeFile(file, await shoeboxScan());
+    else await sharp(await oldPhoto(i, 360 + (i % 3) * 40, 270 + (i % 2) * 30, i % 2 === 1)).toFile(file);
     files.push(file);
   }
   return files;

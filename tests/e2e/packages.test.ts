@@ -9,8 +9,8 @@ import { readZip } from '../support/zip-reader';
 import { baseUrl, downloadBytes, hydrated, newPage, useBrowser } from './harness';
 import { BATCH_PHOTOS, writeBatchPhotos } from './package-photos';
 
-// A family buys Basic Restoration (demo), opens the package link in another browser, drops a pile of photos, closes
-// the page half way, reopens the link and finds the batch going on; at the end one ZIP of clean JPEGs under their own
+// A family buys Basic Restoration (demo), opens the package link in another browser, drops a pile of photos (one of
+// them a flatbed scan of three prints, restored apart), closes the page half way, reopens the link and finds the batch going on; at the end one ZIP of clean JPEGs under their own
 // names, and the package shows what is left.
 const browser = useBrowser();
 let dir: string;
@@ -59,6 +59,13 @@ describe('a package that delivers', () => {
     await panel.locator('input[type=file]').setInputFiles(files);
     await family.page.getByTestId('batch-chosen').waitFor();
     await panel.getByRole('button', { name: `Restore ${files.length} photos` }).click();
+    // The scan of three prints: each print shown, straightened, before anything is spent; the family restores them apart.
+    const choice = family.page.getByTestId('scan-choice');
+    await choice.waitFor({ timeout: 120_000 });
+    await expect(choice.getByRole('img').count()).resolves.toBe(BATCH_PHOTOS.scanPrints);
+    await expect(choice.getByRole('img').first().getAttribute('alt')).resolves.toMatch(/^Print 1, straightened by \d+°$/);
+    await choice.getByRole('button', { name: `Restore ${BATCH_PHOTOS.scanPrints} prints` }).click();
+    await choice.waitFor({ state: 'detached' });
 
     // Close the page once the first photo is done and others still wait.
     await family.page.locator('[data-testid=batch-item][data-status=done]').first().waitFor({ timeout: 300_000 });

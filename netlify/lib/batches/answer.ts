@@ -32,7 +32,7 @@ export async function zipEntries(batch: Batch): Promise<ZipEntry[]> {
 /** GET /api/batches/{id}: every photo's state, and the ZIP's parts of what the package took. */
 export async function batchAnswer(batch: Batch): Promise<BatchAnswer> {
   const [rows, a] = await Promise.all([itemsOf(batch.id), batch.allowanceId ? getAllowance(batch.allowanceId) : null]);
-  const counts: Record<BatchItemStatus, number> = { waiting: 0, working: 0, done: 0, failed: 0 };
+  const counts: Record<BatchItemStatus, number> = { waiting: 0, working: 0, done: 0, failed: 0, choosing: 0, held: 0, split: 0 };
   const items: BatchItem[] = rows.map((r: BatchItemRow) => {
     counts[r.status]++;
     return {
@@ -45,6 +45,9 @@ export async function batchAnswer(batch: Batch): Promise<BatchAnswer> {
       taken: r.taken,
       note: r.note,
       downloadUrl: r.taken && a && r.transformation_id ? takenDownloadUrl(a, r.transformation_id) : null,
+      scanOf: r.scan_of,
+      split: r.split && 'prints' in r.split ? { prints: r.split.prints } : null,
+      keptWhole: r.split && 'keptWhole' in r.split ? (r.split.keptWhole ?? null) : null,
     };
   });
   const zip: ZipPart[] = a

@@ -4,7 +4,7 @@ import { MSG } from '../messages';
 import { addToCart } from '../cart';
 import { rememberOwnerSecret } from '../owner-secrets';
 import { OWNER_SECRET_HEADER, isOwnerSecret } from './ownership';
-import { BATCH_LIMITS, BATCH_POLL_MS, batchUrl, type BatchAnswer } from './batch';
+import { BATCH_LIMITS, BATCH_POLL_MS, batchUrl, countsAsPhoto, type BatchAnswer } from './batch';
 import { INLINE_UPLOAD_MAX_BYTES, isAcceptedFile, previewUrl } from './constants';
 import { ApiError, uploadLarge } from './api';
 import { $package, packageKeyHeaders, refreshPackage, rememberTaken } from './package-state';
@@ -51,6 +51,9 @@ export const $ownBatch = persistentAtom<{ id: string; secret: string; carted: st
     }
   },
 });
+
+/** The batch's photos: a scan split into prints counts as its prints, one still to be chosen not yet. */
+export const photoCount = (answer: BatchAnswer) => answer.items.filter((i) => countsAsPhoto(i.status)).length;
 
 const packageOpen = () => $package.get().status === 'open';
 
@@ -197,7 +200,7 @@ export async function refreshBatch(): Promise<BatchAnswer | null> {
   const doneBefore = before ? before.counts.done + before.counts.failed : 0;
   if (before && done !== doneBefore) {
     const failedNow = answer.items.filter((i) => i.status === 'failed' && before.items.find((b) => b.id === i.id)?.status !== 'failed');
-    announce(`${answer.counts.done} of ${answer.items.length} photos done${failedNow.length ? `; ${failedNow.map((i) => `${i.name} failed: ${i.error}`).join('; ')}` : ''}.`);
+    announce(`${answer.counts.done} of ${photoCount(answer)} photos done${failedNow.length ? `; ${failedNow.map((i) => `${i.name} failed: ${i.error}`).join('; ')}` : ''}.`);
     if (packageOpen()) void refreshPackage();
   }
   return answer;
@@ -216,6 +219,20 @@ export async function retryBatchItem(itemId: string): Promise<void> {
   }
 }
 
+/** The buyer's choice for a scan of several prints: restore its prints, or keep the scan as one photo. */
+export async function chooseScan(itemId: string, keep: 'prints' | 'whole'): Promise<void> {
+  const { batchId } = $batch.get();
+  if (!batchId) return;
+  try {
+    await jsonCall('POST', `${batchUrl(batchId, 'items')}/${encodeURIComponent(itemId)}/split`, { keep }, batchHeaders());
+    announce(keep === 'prints' ? 'The prints are in the queue.' : 'The scan is in the queue as one photo.');
+    await refreshBatch();
+    await followBatch();
+  } catch (error) {
+    tell('error', error instanceof Error ? error.message : MSG.imageError());
+  }
+}
+
 /** Resumes the package's newest batch, or this browser's own one: the queue shows again and is followed. */
 export async function resumeBatch(): Promise<void> {
   const id = packageOpen() ? $package.get().batchId : $ownBatch.get()?.id;
@@ -223,7 +240,7 @@ export async function resumeBatch(): Promise<void> {
   $batch.set({ ...$batch.get(), batchId: id, answer: null, uploads: [] });
   const answer = await refreshBatch();
   if (answer && answer.counts.waiting + answer.counts.working > 0) {
-    announce(`Your batch continues: ${answer.counts.done} of ${answer.items.length} photos done.`);
+    announce(`Your batch continues: ${answer.counts.done} of ${photoCount(answer)} photos done.`);
     await followBatch();
   }
 }

@@ -19,7 +19,19 @@ export const BATCH_LIMITS = {
  */
 export const ZIP_PART_MAX_BYTES = 18 * 1024 * 1024;
 
-export type BatchItemStatus = 'waiting' | 'working' | 'done' | 'failed';
+/**
+ * A photo's state. A flatbed scan of several prints is found when it is added: the scan waits in `choosing` and its
+ * prints in `held` until the buyer restores the prints (the scan becomes `split`) or keeps the scan whole.
+ */
+export type BatchItemStatus = 'waiting' | 'working' | 'done' | 'failed' | 'choosing' | 'held' | 'split';
+
+/** What the splitter found on a scan: a thumbnail of each print, straightened, with the angle it lay at. */
+export interface ScanSplit {
+  prints: { thumb: string; angle: number; width: number; height: number }[];
+}
+
+/** The photos of a batch that are work to do or done (a scan that was split is its prints). */
+export const countsAsPhoto = (status: BatchItemStatus) => status !== 'split' && status !== 'choosing';
 
 export interface BatchItem {
   id: string;
@@ -36,6 +48,12 @@ export interface BatchItem {
   /** Why a finished photo was not taken (no images left, the package expired or was refunded). */
   note: string | null;
   downloadUrl: string | null;
+  /** A print cut from the scan `scanOf` (another item of the batch). */
+  scanOf: string | null;
+  /** On a scan of several prints: what was found (while `choosing`, and after). */
+  split: ScanSplit | null;
+  /** On a scan of prints kept whole by the splitter: why, in the buyer's words. */
+  keptWhole: string | null;
 }
 
 export interface ZipPart {

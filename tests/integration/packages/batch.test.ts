@@ -13,6 +13,7 @@ import { startEmbedded } from '../platform/helpers/backends';
 import { greyPhoto, multipart } from '../tool/helpers';
 import { readZip } from '../../support/zip-reader';
 import { BASE, buyPackage, keyOf } from './helpers';
+import { generatedPictures, makeScan } from '../../support/scans';
 
 // A package's batch through the real functions: photos queued on the server, each its own job (inline here: no
 // background function can be triggered), taken one image each, downloaded as one ZIP under their own names.
@@ -58,7 +59,7 @@ describe('a package batch', () => {
       expect(res.status).toBe(200);
     }
     const done = await settled(made.batchId, headers);
-    expect(done.counts).toEqual({ waiting: 0, working: 0, done: 4, failed: 0 });
+    expect(done.counts).toEqual({ waiting: 0, working: 0, done: 4, failed: 0, choosing: 0, held: 0, split: 0 });
     expect(done.items.every((i: { taken: boolean; downloadUrl: string }) => i.taken && i.downloadUrl)).toBe(true);
     expect(await query('select images_used from package_allowances where payment_id = $1', [order.paymentId])).toEqual([{ images_used: 4 }]);
     // Uploads are freed once their photo is done.
@@ -140,5 +141,56 @@ describe('a package batch', () => {
     expect(retry.status).toBe(200);
     expect((await settled(batchId, headers)).items[0]).toMatchObject({ status: 'done', taken: true });
     expect(await query('select images_used from package_allowances where payment_id = $1', [order.paymentId])).toEqual([{ images_used: 1 }]);
+  });
+
+  it('a scan of three prints waits for the buyer, with each print shown; restored apart it takes three images, kept whole one', async () => {
+    const order = await buyPackage('basic-restoration');
+    const headers = { [PACKAGE_KEY_HEADER]: keyOf(order.allowances[0].link) };
+    const { batchId } = await (await call('/api/batches', headers, { json: OPTIONS })).json();
+    const scanFile = async (seed: number) => {
+      const { jpeg } = await makeScan(seed, generatedPictures(seed, 6), { kind: 'split', bed: 'white', prints: 3, dpi: 100 });
+      return multipart({ file: { name: `shoebox ${seed}.jpg`, type: 'image/jpeg', bytes: jpeg } });
+    };
+    const added = await (await call(`/api/batches/${batchId}/items`, headers, { body: await scanFile(8101) })).json();
+    expect(added.item.status).toBe('choosing');
+    // Nothing runs, nothing is spent, while the buyer looks at the split.
+    await dispatchAndRun();
+    let answer = await (await call(`/api/batches/${batchId}`, headers)).json();
+    expect(answer.counts).toMatchObject({ choosing: 1, held: 3, waiting: 0, working: 0 });
+    const scan = answer.items.find((i: { id: string }) => i.id === added.item.id);
+    expect(scan.split.prints).toHaveLength(3);
+    expect(scan.split.prints.every((p: { thumb: string }) => p.thumb.startsWith('data:image/jpeg;base64,'))).toBe(true);
+    expect(answer.items.filter((i: { scanOf: string }) => i.scanOf === scan.id).map((i: { name: string }) => i.name)).toEqual(['shoebox 8101, print 1.jpg', 'shoebox 8101, print 2.jpg', 'shoebox 8101, print 3.jpg']);
+    expect(await query('select images_used from package_allowances where payment_id = $1', [order.paymentId])).toEqual([{ images_used: 0 }]);
+
+    const choose = (id: string, keep: string) => call(`/api/batches/${batchId}/items/${id}/split`, headers, { json: { keep } });
+    expect((await choose(scan.id, 'sideways')).status).toBe(400);
+    expect((await choose(scan.id, 'prints')).status).toBe(200);
+    expect((await choose(scan.id, 'whole')).status).toBe(409);
+    answer = await settled(batchId, headers);
+    expect(answer.counts).toMatchObject({ done: 3, split: 1, choosing: 0, held: 0, failed: 0 });
+
+    // A second scan, kept whole: one photo, one image.
+    const second = await (await call(`/api/batches/${batchId}/items`, headers, { body: await scanFile(8102) })).json();
+    expect(second.item.status).toBe('choosing');
+    expect((await choose(second.item.id, 'whole')).status).toBe(200);
+    answer = await settled(batchId, headers);
+    expect(answer.counts).toMatchObject({ done: 4, split: 1, held: 0 });
+    expect(await query('select images_used from package_allowances where payment_id = $1', [order.paymentId])).toEqual([{ images_used: 4 }]);
+    expect(answer.zip[0].count).toBe(4);
+    // The prints' uploads and the split scan's are gone once done.
+    expect(await query('select count(*)::int as n from batch_items where batch_id = $1 and upload_path is not null', [batchId])).toEqual([{ n: 0 }]);
+  });
+
+  it('a scan with a print cut by the glass edge is kept whole and says why', async () => {
+    const order = await buyPackage('basic-restoration');
+    const headers = { [PACKAGE_KEY_HEADER]: keyOf(order.allowances[0].link) };
+    const { batchId } = await (await call('/api/batches', headers, { json: OPTIONS })).json();
+    const { jpeg } = await makeScan(7203, generatedPictures(11, 10), { kind: 'cut', bed: 'white', dpi: 100 });
+    const added = await (await call(`/api/batches/${batchId}/items`, headers, { body: multipart({ file: { name: 'cut.jpg', type: 'image/jpeg', bytes: jpeg } }) })).json();
+    expect(added.item.status).toBe('waiting');
+    const answer = await settled(batchId, headers);
+    expect(answer.items[0].keptWhole).toMatch(/runs off the edge/);
+    expect(answer.counts).toMatchObject({ done: 1 });
   });
 });

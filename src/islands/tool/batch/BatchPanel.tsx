@@ -1,11 +1,22 @@
 import { useStore } from '@nanostores/react';
 import { Archive, RotateCcw } from 'lucide-react';
-import { $batch, clearChosen, newBatch, retryBatchItem } from '../../../lib/tool/batch-state';
+import { $batch, clearChosen, newBatch, photoCount, retryBatchItem } from '../../../lib/tool/batch-state';
 import { $package } from '../../../lib/tool/package-state';
 import type { BatchItem } from '../../../lib/tool/batch';
 import BatchResult from './BatchResult';
+import ScanChoice from './ScanChoice';
 
-const STATE_TEXT: Record<BatchItem['status'], string> = { waiting: 'Waiting', working: 'Working…', done: 'Done', failed: 'Failed' };
+const STATE_TEXT: Record<BatchItem['status'], string> = {
+  waiting: 'Waiting',
+  working: 'Working…',
+  done: 'Done',
+  failed: 'Failed',
+  choosing: 'Several prints: your choice',
+  held: 'Waiting for your choice',
+  split: 'Split into prints',
+};
+/** In the grid: the photos, and a scan awaiting its choice (its held prints show inside it; a split scan is its prints). */
+const shown = (item: BatchItem) => item.status !== 'held' && item.status !== 'split';
 
 /**
  * The batch under the tab: the photos chosen (before Restore), then the queue as the server keeps it — each photo's
@@ -18,7 +29,8 @@ export default function BatchPanel() {
   const pkg = useStore($package);
   const answer = batch.answer;
   if (!batch.chosen.length && !batch.batchId) return null;
-  const total = answer?.items.length ?? 0;
+  const total = answer ? photoCount(answer) : 0;
+  const choosing = answer?.counts.choosing ?? 0;
   const finished = answer ? answer.counts.done + answer.counts.failed : 0;
   const sending = batch.uploads.filter((u) => u.state === 'sending').length;
   const failedUploads = batch.uploads.filter((u) => u.state === 'failed');
@@ -60,6 +72,11 @@ export default function BatchPanel() {
             {answer.counts.failed > 0 && `, ${answer.counts.failed} failed`}
             {sending > 0 && `, ${sending} still being sent`}
           </label>
+          {choosing > 0 && (
+            <p className="mt-1 text-sm" data-testid="batch-choosing">
+              {choosing === 1 ? 'A scan of several prints waits' : `${choosing} scans of several prints wait`} for your choice below: nothing is spent until you choose.
+            </p>
+          )}
           <progress id="batch-progress" className="mt-1 h-2 w-full accent-[var(--c-accent-strong)]" max={total} value={finished} />
           {batch.running && answer.counts.waiting + answer.counts.working > 0 && (
             <p className="mt-1 text-xs text-muted">You may close this page: the photos go on, and your package link (or this browser) brings the batch back.</p>
@@ -90,7 +107,7 @@ export default function BatchPanel() {
 
       {answer && total > 0 && (
         <ol className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Photos of the batch">
-          {answer.items.map((item) => (
+          {answer.items.filter(shown).map((item) => (
             <li key={item.id} className="rounded-lg border border-border p-3" data-testid="batch-item" data-status={item.status}>
               <p className="flex items-center justify-between gap-2 text-sm">
                 <span className="truncate font-medium" title={item.name}>{item.name}</span>
@@ -106,6 +123,8 @@ export default function BatchPanel() {
                   </button>
                 </div>
               )}
+              {item.keptWhole && <p className="mt-2 text-sm text-muted" data-testid="batch-kept-whole">Kept as one photo. If this is a scan of several prints: {item.keptWhole}</p>}
+              {item.status === 'choosing' && <ScanChoice item={item} packageOpen={pkg.status === 'open'} />}
               {item.status === 'done' && item.transformationId && <BatchResult item={item} />}
             </li>
           ))}
