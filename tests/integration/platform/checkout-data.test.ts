@@ -39,8 +39,9 @@ for (const backend of backends) {
           join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r'`,
       );
       expect(tables.map((t) => t.name).sort()).toEqual(
-        ['catalog_prices', 'chat_catalogue', 'chat_spend', 'contact_messages', 'database_role', 'form_doubts', 'leads', 'media_transformations', 'newsletter_subscribers',
-          'operator_sign_ins', 'outbox_deliveries', 'outbox_events', 'payment_items', 'payments', 'rate_limits', 'stripe_events', 'upload_grants', 'work_slots'].sort(),
+        ['allowance_takes', 'batch_items', 'catalog_prices', 'chat_catalogue', 'chat_spend', 'contact_messages', 'database_role', 'form_doubts', 'leads', 'media_transformations',
+          'newsletter_subscribers', 'operator_sign_ins', 'outbox_deliveries', 'outbox_events', 'package_allowances', 'package_terms', 'payment_items', 'payments', 'rate_limits',
+          'stripe_events', 'tool_batches', 'upload_grants', 'work_slots'].sort(),
       );
       expect(tables.every((t) => t.rls)).toBe(true);
     });
