@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import batches from '../../../netlify/functions/batches.mts';
 import batchZip from '../../../netlify/functions/batch-zip.mts';
 import downloads from '../../../netlify/functions/downloads.mts';
@@ -17,13 +17,18 @@ import { generatedPictures, makeScan } from '../../support/scans';
 
 // A package's batch through the real functions: photos queued on the server, each its own job (inline here: no
 // background function can be triggered), taken one image each, downloaded as one ZIP under their own names.
+// The jobs run in this process, whatever deploy this checkout last recorded: a site server another test project
+// started (its URL in the deploy record) would take the trigger, answer 202 and refuse the job's signature (its own
+// APP_SECRET), leaving the photos working until their lease ran out.
 let platform: Awaited<ReturnType<typeof startEmbedded>>;
 beforeAll(async () => {
+  vi.stubEnv('BATCH_JOB_RUNNER', 'inline');
   platform = await startEmbedded();
 });
 afterAll(async () => {
   await Promise.all(inlineJobs);
   await platform?.stop();
+  vi.unstubAllEnvs();
 });
 
 type Headers = Record<string, string>;
