@@ -78,9 +78,11 @@ export function ChatScreen({ agent, models, reloadModels, onBack }: Props) {
     const text = input.trim();
     if (!text || waiting) return;
     setInput('');
-    const ok = await send({ text, model: selectedModel, vision, settings, attachment });
-    // The attached file is cleared after a successful reply; after a failure it stays for a retry.
-    if (ok) setAttachment(null);
+    const sent = attachment;
+    const ok = await send({ text, model: selectedModel, vision, settings, attachment: sent });
+    // The file sent is cleared after a successful reply; after a failure it stays for a retry. Only that file: one
+    // attached while the reply was finishing belongs to the next question.
+    if (ok) setAttachment((current) => (current === sent ? null : current));
   };
 
   const onContinue = () => {
