@@ -76,8 +76,9 @@ export default withErrors(async (req: Request, context: unknown) => {
   }
   try {
     let format: 'jpeg' | 'png' | 'tiff';
+    let size: { width: number; height: number };
     try {
-      ({ format } = await inspectImage(bytes, ['jpeg', 'png', 'tiff']));
+      ({ format, ...size } = await inspectImage(bytes, ['jpeg', 'png', 'tiff']));
     } catch (error) {
       throw toHttpError(error);
     }
@@ -85,7 +86,7 @@ export default withErrors(async (req: Request, context: unknown) => {
     // A flatbed scan of several prints is split here, before anything is spent; the buyer then chooses.
     let scan: Awaited<ReturnType<typeof scanPrints>>;
     try {
-      scan = await scanPrints(bytes);
+      scan = await scanPrints(bytes, size);
     } catch (error) {
       throw toHttpError(error);
     }

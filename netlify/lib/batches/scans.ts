@@ -26,12 +26,12 @@ export interface ScanPrints {
 }
 
 /**
- * What the batch does with a photo: null for an ordinary photo (or a scan with one print, restored as it is); the
- * reason when a scan of prints is kept whole; its prints when it holds two or more.
+ * What the batch does with a photo (`size` as inspectImage read it, orientation applied): null for an ordinary
+ * photo (or a scan with one print, restored as it is); the reason when a scan of prints is kept whole; its prints
+ * when it holds two or more.
  */
-export async function scanPrints(bytes: Buffer): Promise<ScanPrints | { keptWhole: string } | null> {
-  const { width = 0, height = 0 } = await sharp(bytes).metadata();
-  if (Math.min(width, height) < MIN_SCAN_SIDE || !(await looksLikeScan(bytes))) return null;
+export async function scanPrints(bytes: Buffer, size: { width: number; height: number }): Promise<ScanPrints | { keptWhole: string } | null> {
+  if (Math.min(size.width, size.height) < MIN_SCAN_SIDE || !(await looksLikeScan(bytes))) return null;
   const layout = await findPrints(bytes);
   if (layout.keptWhole) return TOLD.has(layout.keptWhole.code) ? { keptWhole: layout.keptWhole.reason } : null;
   if (layout.prints.length < 2) return null;
