@@ -25,11 +25,12 @@ import { benchDeploy } from '../bench/deploy';
 import { benchHardening } from '../bench/hardening';
 import { benchVision } from '../bench/vision';
 import { benchBatch } from '../bench/batch';
+import { benchOutputs } from '../bench/outputs';
 
 // stdout carries the JSON document only (`npm run bench > bench.json` parses): every log goes to stderr.
 const printJson = jsonOnlyStdout();
 const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => ['image', 'video', 'video-memory', 'vision', 'server', 'deploy', 'hardening', 'batch'].includes(a));
+const only = process.argv.find((a) => ['image', 'video', 'video-memory', 'vision', 'server', 'deploy', 'hardening', 'batch', 'outputs'].includes(a));
 
 const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
 if (!only || only === 'image') report.image = await benchImage({ quick, only: onlyFlag(process.argv) });
@@ -40,5 +41,7 @@ if (!only || only === 'vision') report.vision = await benchVision({ runs: quick 
 if (!only || only === 'server') report.server = await benchLocalServer({ quick });
 if (!only || only === 'hardening') report.hardening = await benchHardening();
 if (!only || only === 'batch') report.batch = await benchBatch({ quick, scansDir: process.argv.find((a) => a.startsWith('--scans-dir='))?.slice('--scans-dir='.length) });
+// Its own mode: MD5 of every restored fixture and two clips, compared before and after a refactor.
+if (only === 'outputs') report.outputs = await benchOutputs({ clips: !process.argv.includes('--no-clips') });
 if (!only || only === 'deploy') report.deploy = await benchDeploy(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 printJson(report);
