@@ -10,7 +10,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { astroCsp, headersFile, policyInputs } from './netlify/lib/security-headers.ts';
 import { writeDeployRecord } from './netlify/lib/running-deploy.ts';
 import { buildDeploy, canonicalSiteUrl } from './src/lib/deploy-context.ts';
-import { contentEditor } from './scripts/lib/content-editor.ts';
+import { contentEditor } from './scripts/platform/content-editor.ts';
 
 // The variables the pages are built with: the environment over .env, as the pages' import.meta.env sees them.
 const env = { ...loadEnv(process.env.NODE_ENV === 'development' ? 'development' : 'production', process.cwd(), ''), ...process.env };

@@ -5,8 +5,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import engineFaces from './scripts/tools/lint/engine-faces.js';
 
-const LAYER_MESSAGE = 'src/ must not import server code from netlify/; move the shared part to src/lib.';
+const LAYER_MESSAGE = 'src/ must not import server code from netlify/ or engines/; move the shared part to src/lib.';
 
 /** This codebase's choices for jsx-a11y, for React islands and (through eslint-plugin-astro) .astro files. */
 const a11yChoices = (prefix) => ({
@@ -54,7 +55,7 @@ export default defineConfig([
   { files: ['src/**/*.astro'], rules: a11yChoices('astro/jsx-a11y') },
   {
     // The image engine is read by people tuning it: one statement per line.
-    files: ['netlify/lib/image/**/*.ts'],
+    files: ['engines/image/**/*.ts'],
     rules: { 'max-statements-per-line': ['error', { max: 1 }] },
   },
   {
@@ -65,19 +66,25 @@ export default defineConfig([
     },
   },
   {
+    // The engines' rooms: each used through engines/<room>/index.ts only (its own files and tests excepted).
+    files: ['**/*.{ts,tsx,mts,js,mjs}'],
+    plugins: { local: { rules: { 'engine-faces': engineFaces } } },
+    rules: { 'local/engine-faces': 'error' },
+  },
+  {
     // The layer rule: src/ is the contract both sides share and what the browser bundles, so it never
     // reaches into server code under netlify/.
     files: ['src/**/*.{ts,tsx,astro,js,mjs}'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)netlify/', message: LAYER_MESSAGE }] },
+        { patterns: [{ regex: '(^|/)(netlify|engines)/', message: LAYER_MESSAGE }] },
       ],
       // The same rule for `import('…')` calls and `import('…').Type` annotations, which the rule above does not see.
       'no-restricted-syntax': [
         'error',
-        { selector: 'ImportExpression[source.value=/(^|\\/)netlify\\//]', message: LAYER_MESSAGE },
-        { selector: 'TSImportType[argument.literal.value=/(^|\\/)netlify\\//]', message: LAYER_MESSAGE },
+        { selector: 'ImportExpression[source.value=/(^|\\/)(netlify|engines)\\//]', message: LAYER_MESSAGE },
+        { selector: 'TSImportType[argument.literal.value=/(^|\\/)(netlify|engines)\\//]', message: LAYER_MESSAGE },
       ],
     },
   },
@@ -90,7 +97,7 @@ export default defineConfig([
         'error',
         {
           paths: [{ name: 'zod', message: "Import { z } from src/lib/zod.ts: it runs zod without eval, which the pages' Content-Security-Policy forbids." }],
-          patterns: [{ regex: '(^|/)netlify/', message: LAYER_MESSAGE }],
+          patterns: [{ regex: '(^|/)(netlify|engines)/', message: LAYER_MESSAGE }],
         },
       ],
     },

@@ -34,7 +34,7 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           // Server code reached in-process finds the local disk storage adapter, as under `npm start`.
-          setupFiles: ['scripts/embedded/local-storage.ts'],
+          setupFiles: ['scripts/platform/embedded/local-storage.ts'],
           // One migrated embedded database, copied by each file that starts the embedded platform.
           globalSetup: ['tests/integration/global-setup.ts'],
           testTimeout: 300_000,
@@ -46,7 +46,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          setupFiles: ['scripts/embedded/local-storage.ts'],
+          setupFiles: ['scripts/platform/embedded/local-storage.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,

@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import '../scripts/embedded/local-storage';
-import { startEmbeddedServices } from '../scripts/embedded/embedded-services';
-import { startSiteServer } from '../scripts/lib/server';
-import { restoreAndColorize } from '../netlify/lib/image/pipeline';
+import '../scripts/platform/embedded/local-storage';
+import { startEmbeddedServices } from '../scripts/platform/embedded/embedded-services';
+import { startSiteServer } from '../scripts/platform/server';
+import { restoreAndColorize } from '../engines/image';
 import { closePool } from '../netlify/lib/db';
 import { getStorage } from '../netlify/lib/storage';
 import { planParts, zipStream } from '../netlify/lib/batches/zip';
@@ -64,7 +64,7 @@ const rssMb = (pid: number) => {
   }
 };
 
-/** The function a local instance runs (scripts/lib/functions/instance.ts passes its entry in the environment). */
+/** The function a local instance runs (scripts/platform/functions/instance.ts passes its entry in the environment). */
 const functionOf = (pid: number) => {
   try {
     return /NETLIFY_PLAY_ENTRY_PATH=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1] ?? '';

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleForDeploy, FUNCTION_BUDGET, NETLIFY_FUNCTION_LIMITS, withinBudget, withinLimits, type DeployBundle } from '../scripts/lib/functions/deploy-bundles';
+import { bundleForDeploy, FUNCTION_BUDGET, NETLIFY_FUNCTION_LIMITS, withinBudget, withinLimits, type DeployBundle } from '../scripts/platform/functions/deploy-bundles';
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => Math.round((bytes / MB) * 100) / 100;

@@ -10,13 +10,11 @@ import sharp from 'sharp';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { restoreAndColorize } from '../netlify/lib/image/pipeline';
-import { exemplarColorize, REFERENCE_DIR } from '../netlify/lib/image/exemplar';
-import { labToRgbBuffer, rgbBufferToLab } from '../netlify/lib/image/lab';
-import { resize } from '../netlify/lib/image/planes';
-import type { Colorizer, LumaPlane } from '../netlify/lib/image/colorizer';
+import { restoreAndColorize, exemplarColorize, REFERENCE_DIR } from '../engines/image';
+import { labToRgbBuffer, rgbBufferToLab, resize } from '../engines/shared';
+import type { Colorizer, LumaPlane } from '../engines/image';
 import { FIXTURES } from './image';
-import { scoreImage } from './metrics';
+import { scoreImage } from '../tests/support/image-metrics';
 
 const mode = process.argv.includes('--single') ? 'single' : process.argv.includes('--self') ? 'self' : null;
 if (!mode) throw new Error('usage: npx tsx bench/exemplar-bounds.ts --self | --single');

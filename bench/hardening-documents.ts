@@ -157,8 +157,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     import('node:os'),
     import('node:path'),
     import('node:url'),
-    import('../scripts/embedded/embedded-services'),
-    import('../scripts/lib/server'),
+    import('../scripts/platform/embedded/embedded-services'),
+    import('../scripts/platform/server'),
     import('./stdout'),
   ]);
   const printJson = jsonOnlyStdout();

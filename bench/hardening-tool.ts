@@ -1,6 +1,6 @@
 // The tool's probes of `npm run bench -- hardening` (bench/hardening.ts calls `hardeningTool`), over HTTP against
 // `npm start`'s server: work an image endpoint refuses before it starts, measured in the function's own process
-// (each function runs in a child process of the site server, Netlify's runtime, scripts/lib/functions/instance.ts,
+// (each function runs in a child process of the site server, Netlify's runtime, scripts/platform/functions/instance.ts,
 // so its CPU time is read from /proc: Linux; null elsewhere), and what an item's id gives a browser that did not
 // make it. Run alone: npx tsx bench/hardening-tool.ts
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -127,8 +127,8 @@ export async function hardeningTool(base: string, own: Record<string, string>) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const printJson = jsonOnlyStdout();
-  const { startEmbeddedServices } = await import('../scripts/embedded/embedded-services');
-  const { startSiteServer } = await import('../scripts/lib/server');
+  const { startEmbeddedServices } = await import('../scripts/platform/embedded/embedded-services');
+  const { startSiteServer } = await import('../scripts/platform/server');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumora-bench-uploads-'));
   const services = await startEmbeddedServices({ dataDir });
   const server = await startSiteServer({ root: ROOT, port: 0 });

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedServices } from '../scripts/embedded/embedded-services';
-import { startSiteServer } from '../scripts/lib/server';
-import { restoreAndColorize } from '../netlify/lib/image/pipeline';
+import { startEmbeddedServices } from '../scripts/platform/embedded/embedded-services';
+import { startSiteServer } from '../scripts/platform/server';
+import { restoreAndColorize } from '../engines/image';
 import { syntheticOldPhoto } from './image';
 import { quantile } from './timing';
 

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { restoreAndColorize } from '../netlify/lib/image';
-import { renderEmbedded } from '../netlify/lib/video';
+import { restoreAndColorize } from '../engines/image';
+import { renderEmbedded } from '../engines/video';
 import { FIXTURES } from './validation';
 
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');

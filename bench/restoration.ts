@@ -3,10 +3,10 @@
 // recall, and the fixture metrics (SSIM, CIEDE2000…). The public fixtures and the generated validation set
 // (bench/validation.ts) are scored by the same code.
 import sharp from 'sharp';
-import { restoreAndColorize } from '../netlify/lib/image/pipeline';
-import type { Colorizer } from '../netlify/lib/image/colorizer';
+import { restoreAndColorize } from '../engines/image';
+import type { Colorizer } from '../engines/image';
 import type { ImageModel } from '../src/lib/tool/image-schema';
-import { DAMAGED, damageRemoval, deltaE2000Inside, detectionScore, scoreImage, type DetectionScore, type Scores } from './metrics';
+import { DAMAGED, damageRemoval, deltaE2000Inside, detectionScore, scoreImage, type DetectionScore, type Scores } from '../tests/support/image-metrics';
 
 /** A damaged photo with what it should have been: `truth` is interleaved RGB at width × height, `damage` the mask there. */
 export type PhotoCase = {

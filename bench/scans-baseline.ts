@@ -2,11 +2,8 @@
 // do it (grey, one global threshold, outer contours, the rotated rectangle of least area around each). Not in the
 // product. It sees the same detection copy as the splitter, and drops the same small pieces (dust), so the two
 // differ only in how they find prints and when they keep a scan whole (this one: only when it finds nothing).
-import { convexHull, minAreaRect, rectCorners, type Quad } from '../netlify/lib/scans/geometry';
-import { maskRegions } from '../netlify/lib/image/masks';
-import { decodeRgb, fillHoles, open, outline } from '../netlify/lib/scans/raster';
-import { SPLIT } from '../netlify/lib/scans/thresholds';
-import { scanSize } from '../netlify/lib/scans/raster';
+import { convexHull, minAreaRect, rectCorners, type Quad, decodeRgb, fillHoles, open, outline, SPLIT, scanSize } from '../engines/scans';
+import { maskRegions } from '../engines/shared';
 
 export type BaselineAnswer = { whole: boolean; prints: { corners: Quad; angle: number }[] };
 

@@ -22,10 +22,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { splitScan, type SplitResult } from '../netlify/lib/scans';
-import { angleGap, quadIoU, type Quad } from '../netlify/lib/scans/geometry';
-import { FIXTURES_DIR } from '../scripts/lib/training-photos';
-import { generatedPictures, loadPictures, makeScan, type Picture, type ScanTruth } from '../tests/support/scans';
+import { splitScan, type SplitResult } from '../engines/scans';
+import { FIXTURES_DIR } from '../scripts/training/training-photos';
+import { generatedPictures, loadPictures, makeScan, scoreAnswer, type Answer, type Picture, type Scored, type ScanTruth } from '../tests/support/scans';
 import { runCommand } from '../tests/support/command';
 import { baselineSplit } from './scans-baseline';
 import { cpuClock, hostLoad, quantile } from './timing';
@@ -43,7 +42,7 @@ type SetSpec = {
 };
 
 async function libraryPictures(): Promise<Picture[]> {
-  const dir = path.join(ROOT, 'netlify/lib/image/reference');
+  const dir = path.join(ROOT, 'engines/image/reference');
   return loadPictures(readdirSync(dir).filter((f) => f.endsWith('.jpg')).map((f) => path.join(dir, f)));
 }
 
@@ -58,7 +57,7 @@ const SETS: SetSpec[] = [
   },
   {
     name: 'library', seed: 2, scans: { full: 100, quick: 20 }, role: 'failures read while tuning',
-    pictures: async () => ({ source: 'netlify/lib/image/reference', pictures: await libraryPictures() }),
+    pictures: async () => ({ source: 'engines/image/reference', pictures: await libraryPictures() }),
   },
   {
     name: 'generated', seed: 3, scans: { full: 60, quick: 10 }, role: 'failures read while tuning',
@@ -67,38 +66,9 @@ const SETS: SetSpec[] = [
   {
     // Run once, with the thresholds as they are: its scans were never looked at while setting them.
     name: 'heldOut', seed: 4, scans: { full: 100, quick: 20 }, role: 'held out',
-    pictures: async () => ({ source: 'netlify/lib/image/reference and generated pictures', pictures: [...(await libraryPictures()), ...generatedPictures(4, 24)] }),
+    pictures: async () => ({ source: 'engines/image/reference and generated pictures', pictures: [...(await libraryPictures()), ...generatedPictures(4, 24)] }),
   },
 ];
-
-export type Answer = { whole: boolean; prints: { corners: Quad; angle: number }[] };
-export type Scored = { countRight: boolean; prints: { iou: number; tilt: number | null }[] };
-
-/** One scan's answer against its truth (see the header for the rules). */
-export function scoreAnswer(truth: ScanTruth, answer: Answer): Scored {
-  const countRight = truth.whole ? answer.whole : !answer.whole && answer.prints.length === truth.count;
-  if (truth.whole) return { countRight, prints: [] };
-  const pairs: Array<{ t: number; a: number; iou: number }> = [];
-  truth.prints.forEach((t, ti) => answer.prints.forEach((a, ai) => {
-    const iou = Math.max(quadIoU(a.corners, t.corners), quadIoU(a.corners, t.picture));
-    if (iou > 0) pairs.push({ t: ti, a: ai, iou });
-  }));
-  pairs.sort((p, q) => q.iou - p.iou);
-  const matched = new Map<number, { a: number; iou: number }>();
-  const used = new Set<number>();
-  for (const p of pairs) {
-    if (matched.has(p.t) || used.has(p.a)) continue;
-    matched.set(p.t, p);
-    used.add(p.a);
-  }
-  return {
-    countRight,
-    prints: truth.prints.map((t, ti) => {
-      const m = matched.get(ti);
-      return { iou: m?.iou ?? 0, tilt: m && m.iou >= 0.5 ? angleGap(answer.prints[m.a]!.angle, t.angle) : null };
-    }),
-  };
-}
 
 type Row = { truth: ScanTruth; mine: Scored; base: Scored; wallMs: number; cpuMs: number; baseMs: number; answer: string };
 
@@ -202,7 +172,7 @@ async function bigScan() {
   try {
     const file = path.join(dir, 'scan.jpg');
     writeFileSync(file, jpeg);
-    const out = await runCommand(process.execPath, ['--import', 'tsx', 'scripts/split-scan.ts', file, path.join(dir, 'out'), '--stats'], { cwd: ROOT });
+    const out = await runCommand(process.execPath, ['--import', 'tsx', 'scripts/tools/split-scan.ts', file, path.join(dir, 'out'), '--stats'], { cwd: ROOT });
     const stats = JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1));
     const written = JSON.parse(readFileSync(path.join(dir, 'out', 'prints.json'), 'utf8'));
     const mine = scoreAnswer(truth, { whole: !!written.keptWhole, prints: written.prints });

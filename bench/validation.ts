@@ -1,11 +1,11 @@
-// The generated validation set: old photos painted by scripts/lib/old-photo.ts (with real thin structures in half
+// The generated validation set: old photos painted by scripts/training/old-photo.ts (with real thin structures in half
 // of them) over the photos the damage detector never trained on (training-photos.ts holds every fifth one out).
-// It needs the unpacked Debian packages (DAMAGE_PHOTOS=<folder>; scripts/train-damage-detector.ts says how to
+// It needs the unpacked Debian packages (DAMAGE_PHOTOS=<folder>; scripts/training/train-damage-detector.ts says how to
 // unpack them) and is reported as skipped without them.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { oldPhoto } from '../scripts/lib/old-photo';
-import { FIXTURES_DIR, PAINT_SIZES, fixturesManifest, isHeldOut, photoRoot, trainingPhotos } from '../scripts/lib/training-photos';
+import { oldPhoto } from '../scripts/training/old-photo';
+import { FIXTURES_DIR, PAINT_SIZES, fixturesManifest, isHeldOut, photoRoot, trainingPhotos } from '../scripts/training/training-photos';
 import type { PhotoCase } from './restoration';
 
 export const PHOTO_ROOT = photoRoot();
@@ -18,8 +18,8 @@ export const FIXTURES = FIXTURES_DIR;
 
 /** Why the validation set cannot be measured here, or null when it can. */
 export function validationUnavailable(): string | null {
-  if (!PHOTO_ROOT) return 'training photos not named: set DAMAGE_PHOTOS=<folder> (see scripts/train-damage-detector.ts)';
-  if (!existsSync(PHOTO_ROOT)) return `training photos not found at ${PHOTO_ROOT} (see scripts/train-damage-detector.ts)`;
+  if (!PHOTO_ROOT) return 'training photos not named: set DAMAGE_PHOTOS=<folder> (see scripts/training/train-damage-detector.ts)';
+  if (!existsSync(PHOTO_ROOT)) return `training photos not found at ${PHOTO_ROOT} (see scripts/training/train-damage-detector.ts)`;
   // The fixtures decide which photos are held out (training-photos.ts): without them it would be another set.
   if (!existsSync(fixturesManifest(FIXTURES))) return `fixtures not found at ${FIXTURES}: the held-out photos cannot be told without them`;
   return null;

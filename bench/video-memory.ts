@@ -6,10 +6,10 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { makeScene } from './video/scenes';
+import { makeScene } from '../tests/support/video-scenes';
 import { measureClip } from './video/people';
 import { rssWithChildren } from './video/process';
-import { releaseJobMemory } from '../netlify/lib/video/job-memory';
+import { releaseJobMemory } from '../engines/video';
 
 const MiB = 1024 * 1024;
 

@@ -4,13 +4,11 @@
 // the portrait fixtures in ../shared when present.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { analysePhoto, decodeForVision } from '../netlify/lib/vision';
-import { ALL_MODELS, loadModels } from '../netlify/lib/vision/analyse';
-import { MODELS_DIR } from '../netlify/lib/vision/runtime';
+import { analysePhoto, decodeForVision, ALL_MODELS, loadModels, MODELS_DIR } from '../engines/vision';
 import { cpuClock, hostLoad, quantile } from './timing';
 
 const PHOTOS = [
-  'netlify/lib/image/reference/astronaut.jpg',
+  'engines/image/reference/astronaut.jpg',
   'public/media/samples/spaniel-window.jpg',
   '../shared/fixtures/photos/input/flower_hat.jpg',
   '../shared/fixtures/photos/input/polynesian_dancers.jpg',

@@ -6,11 +6,10 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { existsSync } from 'node:fs';
-import { renderEmbedded, type RenderResult } from '../../netlify/lib/video/render';
-import { restoreFirst } from '../../netlify/lib/video/restore-first';
+import { renderEmbedded, type RenderResult, restoreFirst } from '../../engines/video';
 import { videoDefaults } from '../../netlify/lib/tool/video-source';
 import { DEFAULTS_UPLOAD_SIDE } from '../../src/lib/tool/constants';
-import { clipTracks, parallaxShare } from './measure';
+import { clipTracks, parallaxShare } from '../../tests/support/video-measure';
 import { cpuClock } from '../timing';
 import { childCpuSeconds } from './process';
 

@@ -6,7 +6,7 @@ import { HttpError, isMultipart, json, parseWith, pathAfter, readJson, readMulti
 import { addItem, batchAnswer, chooseScan, createBatch, dispatchAndRun, ownedBatch, retryItem, scanPrints } from '../lib/batches';
 import { requestAllowance, requestPackageKey } from '../lib/packages/allowance';
 import { processImageOptionsSchema, readUpload, discardUpload, toHttpError } from '../lib/tool';
-import { inspectImage } from '../lib/image';
+import { inspectImage } from '../../engines/image';
 import { requestProof } from '../lib/tool/ownership';
 import { enforceRateLimit } from '../lib/rate-limit';
 import { clientId } from '../lib/client-identity';

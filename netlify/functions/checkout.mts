@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
-import { demoCheckout } from '../lib/orders/place-order';
+import { demoCheckout } from '../lib/checkout/place-order';
 import { checkoutRequestSchema } from '../../src/lib/orders-schema';
 import { errorJson, HttpError, json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
 import { readPaymentsConfig } from '../lib/payments/config';

@@ -5,7 +5,7 @@ import { json, requireMethod, withErrors } from '../lib/http';
 import { videoHealth } from '../lib/tool';
 import { chatHealth } from '../lib/chat/health';
 import { paymentsStatus } from '../lib/payments/selling';
-import { outboxHealth, type OutboxHealth } from '../lib/outbox/health';
+import { outboxHealth, type OutboxHealth } from '../lib/delivery/health';
 import type { PublicHealth } from '../../src/lib/health';
 
 /** The outbox's state when the database answers (else the site is down anyway); a failed reading is reported. */
@@ -25,7 +25,7 @@ async function readOutbox(databaseOk: boolean): Promise<OutboxHealth | { ok: fal
 // is wrong with payments or chat, whether the pages' policy lets the browser reach the storage, the outbox's
 // notices, and the deploy check (`npm run doctor`: the database's TLS, the Supabase key's kind, each hosted model
 // against its schema). `status` is "degraded" while the site works but a notice keeps failing
-// (netlify/lib/outbox/health.ts).
+// (netlify/lib/delivery/health.ts).
 export default withErrors(async (req: Request) => {
   requireMethod(req, 'GET', 'HEAD');
   const [platform, video] = await Promise.all([platformHealth(), videoHealth()]);

@@ -3,7 +3,7 @@ import { NEWSLETTER_PATHS } from '../../src/lib/newsletter';
 import { clientId } from '../lib/client-identity';
 import { confirmSubscription } from '../lib/forms/newsletter';
 import { requireMethod, withErrors } from '../lib/http';
-import { deliverSoon } from '../lib/outbox/worker';
+import { deliverSoon } from '../lib/delivery/worker';
 
 // POST /newsletter/confirm?token=… — the Confirm button of the page the confirmation e-mail links to (the page is
 // static: its form posts to its own address, query included). Only this POST confirms, so a mail scanner that

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { runOutbox } from '../lib/outbox/worker';
+import { runOutbox } from '../lib/delivery/worker';
 
 // Scheduled every minute (no public path; `npm start` runs it on an interval): sends the outbox's due notices —
 // the owner's e-mails and webhook, visitors' receipts, guides and confirmations, buyers' order confirmations —

@@ -6,7 +6,7 @@ import { json, parseWith, pathAfter, readJson, requireMethod, withErrors } from 
 import { requestAllowance, summary, takeResult } from '../lib/packages/allowance';
 import { requestPackageLinks } from '../lib/packages/lost-link';
 import { batchesOfAllowance } from '../lib/batches';
-import { deliverSoon } from '../lib/outbox/worker';
+import { deliverSoon } from '../lib/delivery/worker';
 import { ownedItem } from '../lib/tool/ownership';
 import { transformationIdSchema } from '../lib/orders/schemas';
 

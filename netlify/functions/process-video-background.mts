@@ -1,6 +1,6 @@
 import { errorJson, json, readJson, requireMethod, withErrors } from '../lib/http';
 import { isValidJobSignature, runVideoJob } from '../lib/tool';
-import { releaseJobMemory } from '../lib/video/job-memory';
+import { releaseJobMemory } from '../../engines/video';
 
 // Background function (Netlify runs `-background` functions for up to 15 minutes and answers the caller
 // 202 at once). Called by /api/process-video with { id, sig }: the HMAC of the job id, so nobody else can

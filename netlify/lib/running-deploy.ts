@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectFile } from './project-files';
+import { projectFile } from '../../engines/shared';
 import { contextWithoutName, deployContextFrom, firstOrigin, isPreviewContext, type DeployContext } from '../../src/lib/deploy-context';
 
 /**

@@ -62,7 +62,7 @@ export interface AdminRequest {
 }
 
 /**
- * The page under the dev server, which answers /admin itself (scripts/lib/content-editor.ts) beside the file API
+ * The page under the dev server, which answers /admin itself (scripts/platform/content-editor.ts) beside the file API
  * it serves: local editing exists exactly where that API does, never in a build, whatever NODE_ENV a build ran with.
  */
 export function localAdminResponse({ origin, brand }: AdminRequest): Response {

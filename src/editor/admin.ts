@@ -5,7 +5,7 @@ import { entryFormat } from './mdx-file';
 import { validateEntry } from './validate-entry';
 
 /**
- * The content editor's browser bundle (/admin/editor.js, built by scripts/lib/content-editor.ts): Decap CMS with
+ * The content editor's browser bundle (/admin/editor.js, built by scripts/platform/content-editor.ts): Decap CMS with
  * this site's collections, its file format, and the schema check before every save. The /admin page says which
  * backend to use in a JSON block.
  */

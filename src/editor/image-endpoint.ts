@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 
 /**
- * Astro's on-demand image endpoint (`/_image`) in a build, replaced (scripts/lib/content-editor.ts): every image
+ * Astro's on-demand image endpoint (`/_image`) in a build, replaced (scripts/platform/content-editor.ts): every image
  * is optimised at build time, and the editor's on-demand routes must not bring a public image-resizing service
  * (and sharp) into the site's server function.
  */

@@ -2,7 +2,7 @@ import { site } from './site';
 
 /**
  * The one description of the preview watermark, read by the server that burns it into previews
- * (netlify/lib/media/watermark.ts) and by the island that lays it over previews on the page
+ * (engines/shared/watermark.ts) and by the island that lays it over previews on the page
  * (src/islands/Watermark.tsx). Browser-safe: numbers only.
  *
  * The burned-in mark must not be removable by arithmetic: knowing the text, font and opacity, anyone can

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
+import { startSiteServer, type RunningServer } from '../../scripts/platform/server';
 import { TWELVE_GONE, catalogueWithout, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { MIME, makeDocx, makePdf, makeXlsx } from '../support/documents';
 import { newPage, useBrowser, downloadBytes } from './harness';

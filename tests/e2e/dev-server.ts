@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import getPort from 'get-port';
-import { copyProject } from '../../scripts/lib/project-copy';
+import { copyProject } from '../../scripts/tools/project-copy';
 
 export interface DevServer {
   url: string;
@@ -12,7 +12,7 @@ export interface DevServer {
 }
 
 /**
- * `npm run dev` (scripts/dev.ts) as a person runs it, in a copy of the project, on a free port, in its own process
+ * `npm run dev` (scripts/platform/dev.ts) as a person runs it, in a copy of the project, on a free port, in its own process
  * group. `env` points it at the e2e run's embedded database, so it starts none of its own. Ready when `readyPath`
  * answers 200.
  */
@@ -21,7 +21,7 @@ export async function startDevServer(env: Record<string, string>, readyPath = '/
   const port = await getPort();
   // The test runner's own variables (NODE_ENV=test, VITEST_*) would change how Astro's dev server behaves.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST')));
-  const child: ChildProcess = spawn('npx', ['tsx', 'scripts/dev.ts'], {
+  const child: ChildProcess = spawn('npx', ['tsx', 'scripts/platform/dev.ts'], {
     cwd: root,
     env: { ...inherited, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,8 +2,8 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { NetlifyDev } from '@netlify/dev';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { netlifyDevOptions } from '../../scripts/lib/server';
-import { copyProject } from '../../scripts/lib/project-copy';
+import { netlifyDevOptions } from '../../scripts/platform/server';
+import { copyProject } from '../../scripts/tools/project-copy';
 import { baseUrl } from './harness';
 
 // The server `npm start` runs (started by global-setup): its functions answer at production speed, under

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
 import { closePool } from '../../netlify/lib/db';
-import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
+import { startSiteServer, type RunningServer } from '../../scripts/platform/server';
 import { buildSiteCopy } from '../support/project-copy';
 import { migrateWithNpm, startDebianPostgres, type RunningPostgres } from '../support/debian-postgres';
 import { startFakeSupabaseStorage, type FakeSupabaseStorage } from '../support/fake-supabase-storage';

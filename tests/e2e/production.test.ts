@@ -14,7 +14,7 @@ import { CART_STORAGE_KEY } from '../../src/lib/cart-state';
 import { ITEM_PRICES } from '../../src/lib/catalog';
 import { INLINE_UPLOAD_MAX_BYTES } from '../../src/lib/tool/constants';
 import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
-import { greyPhoto } from '../integration/tool/helpers';
+import { greyPhoto } from '../support/tool-helpers';
 import { postgresAvailability } from '../support/debian-postgres';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { startProductionSite, type ProductionSite } from './production-site';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePool, query } from '../../netlify/lib/db';
-import { startSiteServer, type RunningServer } from '../../scripts/lib/server';
+import { startSiteServer, type RunningServer } from '../../scripts/platform/server';
 import { CART_STORAGE_KEY, type CartItem } from '../../src/lib/cart-state';
 import { formatPrice, ITEM_PRICES, transformationItem } from '../../src/lib/catalog';
 import { FakeStripe } from '../support/fake-stripe';

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { closePool } from '../../netlify/lib/db';
 import { MSG } from '../../src/lib/messages';
 import { VIEWER_CROSSHAIR_PX } from '../../src/lib/tool/heal-brush';
-import { DAMAGED, damagedPhoto } from '../integration/tool/helpers';
+import { DAMAGED, damagedPhoto } from '../support/tool-helpers';
 import { newPage, useBrowser } from './harness';
 import { seriousViolations } from '../support/axe';
 import { openImageTab, restoreDamaged, toast } from './tool-page';

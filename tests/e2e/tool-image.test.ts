@@ -9,7 +9,7 @@ import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { formatPrice, ITEM_PRICES } from '../../src/lib/catalog';
 import { site } from '../../src/lib/site';
-import { DAMAGED, colourScene, damagedPhoto, greyPhoto } from '../integration/tool/helpers';
+import { DAMAGED, colourScene, damagedPhoto, greyPhoto } from '../support/tool-helpers';
 import { CROSSHAIR_STEP, CROSSHAIR_STEP_LARGE } from '../../src/lib/tool/heal-brush';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { seriousViolations } from '../support/axe';

@@ -5,7 +5,7 @@ import { getStorage } from '../../netlify/lib/storage';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
-import { damageContrast } from '../integration/tool/helpers';
+import { damageContrast } from '../support/tool-helpers';
 
 /** The transformation tool page as the browser tests drive it. `site` is the server's URL (the e2e one by default). */
 export async function openImageTab(page: Page, site = baseUrl()) {

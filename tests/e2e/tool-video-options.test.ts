@@ -6,7 +6,7 @@ import { closePool } from '../../netlify/lib/db';
 import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { TOOL_RESULTS_STORAGE_KEY } from '../../src/lib/tool/saved';
-import { greyPhoto } from '../integration/tool/helpers';
+import { greyPhoto } from '../support/tool-helpers';
 import { newPage, useBrowser } from './harness';
 import { openImageTab, openVideoTab, toast } from './tool-page';
 

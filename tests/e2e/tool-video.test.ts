@@ -8,7 +8,7 @@ import { getTransformation } from '../../netlify/lib/transformations';
 import { MSG } from '../../src/lib/messages';
 import { formatPrice, ITEM_PRICES, transformationItem } from '../../src/lib/catalog';
 import { probe } from '../support/video';
-import { greyPhoto } from '../integration/tool/helpers';
+import { greyPhoto } from '../support/tool-helpers';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { checkoutAndDownload, openVideoTab, toast } from './tool-page';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedServices } from '../../scripts/embedded/embedded-services';
+import { startEmbeddedServices } from '../../scripts/platform/embedded/embedded-services';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { copyProject } from '../../scripts/lib/project-copy';
+import { copyProject } from '../../scripts/tools/project-copy';
 import { runCommand } from './command';
 
 /** `astro build` of the project with another environment, into `outDir`, built in a copy (see copyProject). */

@@ -3,7 +3,7 @@
 //
 //   bed        the scanner lid (white), grey or black card, textured paper, or a patterned album page
 //   prints     real photos (or generated pictures) at print sizes (wallet to 5×7 in), with or without a white
-//              border, as they are, faded, dark, or aged grey/sepia (scripts/lib/old-photo.ts); turned −20…20°
+//              border, as they are, faded, dark, or aged grey/sepia (scripts/training/old-photo.ts); turned −20…20°
 //   scanner    each print's shadow on what lies under it (the lamp's side), uneven light (a gradient and fall-off),
 //              the glass edge as a dark strip on some scans, dust, a slight blur, noise, then JPEG
 //
@@ -14,8 +14,8 @@
 //   cut        one print runs 12–45 % off the scanned area: kept whole
 // A scan kept whole counts as one image, so `count` is 1 there.
 import sharp from 'sharp';
-import { rectCorners, type Point, type Quad, type RotatedRect } from '../../netlify/lib/scans/geometry';
-import { oldPhoto, random, type Rng } from '../../scripts/lib/old-photo';
+import { angleGap, quadIoU, rectCorners, type Point, type Quad, type RotatedRect } from '../../engines/scans';
+import { oldPhoto, random, type Rng } from '../../scripts/training/old-photo';
 
 export type Bed = 'white' | 'grey' | 'paper' | 'black' | 'album';
 export type ScanKind = 'split' | 'touching' | 'album' | 'cut';
@@ -545,3 +545,32 @@ function pick<T>(r: Rng, weights: Array<[T, number]>): T {
 const clamp255 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 
 export type { Point, Quad };
+
+export type Answer = { whole: boolean; prints: { corners: Quad; angle: number }[] };
+export type Scored = { countRight: boolean; prints: { iou: number; tilt: number | null }[] };
+
+/** One scan's answer against its truth (see the header for the rules). */
+export function scoreAnswer(truth: ScanTruth, answer: Answer): Scored {
+  const countRight = truth.whole ? answer.whole : !answer.whole && answer.prints.length === truth.count;
+  if (truth.whole) return { countRight, prints: [] };
+  const pairs: Array<{ t: number; a: number; iou: number }> = [];
+  truth.prints.forEach((t, ti) => answer.prints.forEach((a, ai) => {
+    const iou = Math.max(quadIoU(a.corners, t.corners), quadIoU(a.corners, t.picture));
+    if (iou > 0) pairs.push({ t: ti, a: ai, iou });
+  }));
+  pairs.sort((p, q) => q.iou - p.iou);
+  const matched = new Map<number, { a: number; iou: number }>();
+  const used = new Set<number>();
+  for (const p of pairs) {
+    if (matched.has(p.t) || used.has(p.a)) continue;
+    matched.set(p.t, p);
+    used.add(p.a);
+  }
+  return {
+    countRight,
+    prints: truth.prints.map((t, ti) => {
+      const m = matched.get(ti);
+      return { iou: m?.iou ?? 0, tilt: m && m.iou >= 0.5 ? angleGap(answer.prints[m.a]!.angle, t.angle) : null };
+    }),
+  };
+}

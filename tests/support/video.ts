@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ffmpegPath } from '../../netlify/lib/video/ffmpeg';
-import type { Rgb } from '../../netlify/lib/video/layers/planes';
-import { makeScene, sceneMask, type SceneKind } from '../../bench/video/scenes';
+import { ffmpegPath } from '../../engines/video';
+import type { Rgb } from '../../engines/video';
+import { makeScene, sceneMask, type SceneKind } from './video-scenes';
 
 const require = createRequire(import.meta.url);
 export const FFPROBE: string = (require('@ffprobe-installer/ffprobe') as { path: string }).path;

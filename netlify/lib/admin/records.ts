@@ -2,7 +2,7 @@ import { INBOX_PAGE_ROWS, type InboxTab, type InboxTable } from '../../../src/li
 import { formatPrice } from '../../../src/lib/catalog';
 import { site } from '../../../src/lib/site';
 import { query } from '../db';
-import { unsubscribeUrl } from '../outbox/notices/forms';
+import { unsubscribeUrl } from '../delivery/notices/forms';
 import { deployOrigin } from '../running-deploy';
 
 /**

@@ -3,7 +3,7 @@ import { query } from '../db';
 import { HttpError } from '../http';
 import { getAllowance, takeResult } from '../packages/allowance';
 import { getStorage } from '../storage';
-import { imageModelSchema } from '../image';
+import { imageModelSchema } from '../../../engines/image';
 import { processImage } from '../tool/image';
 import type { BatchItemRow } from './store';
 import { BATCH_RUN, dispatchBatches } from './dispatch';

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
-import { cutPrints, findPrints, looksLikeScan, type KeptWholeCode } from '../scans';
+import { cutPrints, findPrints, looksLikeScan, type KeptWholeCode } from '../../../engines/scans';
 import type { ScanSplit } from '../../../src/lib/tool/batch';
 
 /**
- * A batch photo that is a flatbed scan of several prints (netlify/lib/scans): found when it is added, shown to the
+ * A batch photo that is a flatbed scan of several prints (engines/scans): found when it is added, shown to the
  * buyer with a thumbnail of each print before anything is spent, then restored as its prints or kept whole, as the
  * buyer chooses. A doubtful split keeps the scan whole and says why; an ordinary photo is looked at for a few
  * milliseconds (`looksLikeScan`) and passes on with nothing said.

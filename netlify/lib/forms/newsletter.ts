@@ -1,6 +1,6 @@
 import { query, withTransaction } from '../db';
 import { emitEvent } from '../outbox/events';
-import { readConfirmToken, readUnsubscribeToken } from './newsletter-tokens';
+import { readConfirmToken, readUnsubscribeToken } from '../newsletter-tokens';
 
 /**
  * The newsletter's double opt-in after the sign-up (store.ts): the confirmation, which only the POST behind the

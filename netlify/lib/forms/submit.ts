@@ -3,7 +3,7 @@ import { MSG } from '../../../src/lib/messages';
 import { clientId } from '../client-identity';
 import { enforceRateLimit } from '../rate-limit';
 import { HttpError, errorResponse, json, JSON_BODY_LIMIT, readBytes, requireMethod, zodMessage } from '../http';
-import { deliverSoon } from '../outbox/worker';
+import { deliverSoon } from '../delivery/worker';
 import { recordDoubt } from './doubts';
 import { HONEYPOT_FIELD } from './schemas';
 

@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { site } from '../../../src/lib/site';
-import { projectFile } from '../project-files';
+import { projectFile } from '../../../engines/shared';
 
 /**
  * Where outgoing mail goes. SMTP_URL (smtp:// or smtps://user:pass@host:port) and MAIL_FROM both set: the

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { WATERMARK } from '../../../src/lib/watermark-spec';
-import { applyWatermark } from './watermark';
+import { applyWatermark } from '../../../engines/shared';
 
 export const PREVIEW_MAX_SIDE = WATERMARK.previewMaxSide;
 

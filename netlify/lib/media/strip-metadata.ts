@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MAX_INPUT_PIXELS } from '../image/inspect';
+import { MAX_INPUT_PIXELS } from '../../../engines/image';
 
 /**
  * An uploaded photo as the site keeps and shows it: turned upright by its EXIF orientation first, then

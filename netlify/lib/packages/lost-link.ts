@@ -8,7 +8,7 @@ import type { MailMessage } from '../mail/transport';
 import { emitEvent } from '../outbox/events';
 import { enforceRateLimit } from '../rate-limit';
 import { allowancesOfPayment, summary } from './allowance';
-import { packageNote } from '../mail/order-confirmation';
+import { packageNote } from './notes';
 
 /**
  * "Lost your link?": the package links of every order paid with an address are sent to that address again, through

@@ -2,7 +2,7 @@ import { toCents } from '../../../src/lib/money';
 import { MSG } from '../../../src/lib/messages';
 import { query } from '../db';
 import { HttpError } from '../http';
-import { placeOrder, type CheckoutResult } from '../orders/place-order';
+import { placeOrder, type CheckoutResult } from '../checkout/place-order';
 import type { CheckoutRequest } from '../../../src/lib/orders-schema';
 import type { StripeSettings } from './config';
 import { Stripe, stripeClient } from './stripe';

@@ -1,7 +1,7 @@
 import { toCents } from '../../../src/lib/money';
 import { query, withTransaction, type Queryable } from '../db';
 import { HttpError } from '../http';
-import { sendOrderConfirmation } from '../outbox/order-confirmation';
+import { sendOrderConfirmation } from '../delivery/order-confirmation';
 import type { StripeSettings } from './config';
 import { refundDuplicates, refundWholeSession } from './refunds';
 import { Stripe, stripeClient } from './stripe';

@@ -1,6 +1,9 @@
 import { apiUrl, isAllowedOutputUrl, readOutput } from './replicate-urls';
 import { lenientRateLimiter, type RateLimiter } from '../rate-limit';
 import { describeModel, modelPath } from './replicate-models';
+import { ReplicateError, type ReplicateConnection, type ReplicateErrorKind, type ReplicateModel } from './replicate-types';
+
+export { ReplicateError, type ReplicateConnection, type ReplicateErrorKind, type ReplicateModel };
 
 /**
  * The one client of Replicate's predictions API, used by the hosted colorizer and the hosted video
@@ -25,14 +28,6 @@ export const REPLICATE_POLL_MS_DEFAULT = 1000;
 export const REPLICATE_DAILY_PREDICTIONS_DEFAULT = 300;
 const DEFAULT_BASE_URL = 'https://api.replicate.com';
 
-export interface ReplicateConnection {
-  token: string;
-  /** API origin, default https://api.replicate.com (tests point it at a local server). */
-  baseUrl: string;
-  pollMs: number;
-  /** Bound on one whole run: create, polling and the download of the output. */
-  timeoutMs: number;
-}
 
 type Env = Record<string, string | undefined>;
 
@@ -62,11 +57,6 @@ export function dailyPredictions(env: Env = process.env): number {
   return Number.isInteger(daily) && daily > 0 ? daily : REPLICATE_DAILY_PREDICTIONS_DEFAULT;
 }
 
-/** Which model runs: an official model "owner/name", or a version id (which wins when both are set). */
-export interface ReplicateModel {
-  model?: string;
-  version?: string;
-}
 
 /** "owner/name" or "owner/name:version", as Replicate's pages show models. */
 export function parseModel(spec: string | undefined): ReplicateModel {
@@ -83,33 +73,7 @@ export type Prediction = {
   urls?: { get?: string; cancel?: string };
 };
 
-export type ReplicateErrorKind =
-  /** The API answered an error status (`status`, and its `detail` text). */
-  | 'http'
-  | 'unreachable'
-  | 'timeout'
-  /** Not JSON, or no prediction id. */
-  | 'bad-answer'
-  /** The prediction failed (`detail`: the model's error). */
-  | 'failed'
-  | 'canceled'
-  | 'no-output'
-  /** The output is on a host the API does not use. */
-  | 'output-host'
-  /** The output could not be downloaded (`status` when the host answered an error). */
-  | 'download';
 
-export class ReplicateError extends Error {
-  constructor(
-    readonly kind: ReplicateErrorKind,
-    readonly detail = '',
-    readonly status?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(`Replicate ${kind}${status ? ` (HTTP ${status})` : ''}${detail ? `: ${detail}` : ''}`, options);
-    this.name = 'ReplicateError';
-  }
-}
 
 const SETTLED = ['succeeded', 'failed', 'canceled', 'aborted'];
 

@@ -1,4 +1,4 @@
-import { ReplicateError, type ReplicateConnection, type ReplicateModel } from './replicate-client';
+import { ReplicateError, type ReplicateConnection, type ReplicateModel } from './replicate-types';
 
 /**
  * What Replicate says of a model (`GET /v1/models/{owner}/{name}`, or `…/versions/{id}` for a pinned version): whether

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { HttpError } from '../http';
-import { headerDimensions, inspectImage, sniffFormat, type ImageFormat, type InspectedImage } from '../image';
+import { headerDimensions, inspectImage, sniffFormat, type ImageFormat, type InspectedImage } from '../../../engines/image';
 import { MSG } from '../../../src/lib/messages';
 
 /**

@@ -5,26 +5,11 @@ import { HttpError } from '../http';
 import { withRenderSlot } from './render-slots';
 import { query } from '../db';
 import { getStorage } from '../storage';
-import {
-  ColorizerError,
-  decodePass,
-  encodePass,
-  ImageInputError,
-  imageModelSchema,
-  inspectImage,
-  promptSchema,
-  recolourPass,
-  renderPass,
-  restoreAndColorize,
-  type AutomaticPass,
-  type ColorHint,
-  type HealMark,
-  type ImageModel,
-} from '../image';
-import { photoAgeOfPixels } from '../image/looks-old';
+import { ColorizerError, decodePass, encodePass, ImageInputError, imageModelSchema, inspectImage, promptSchema, recolourPass, renderPass, restoreAndColorize, type AutomaticPass, type ColorHint, type HealMark, type ImageModel, photoAgeOfPixels } from '../../../engines/image';
 import { makePreview, PREVIEW_MAX_SIDE } from '../media/image-preview';
-import { uploadWatermarkSeed } from '../media/watermark';
+import { uploadWatermarkSeed } from '../../../engines/shared';
 import { withoutMetadata } from '../media/strip-metadata';
+import { colorizerFor } from '../providers/colorizer';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
 import { healWork } from '../../../src/lib/tool/heal-budget';
 import {
@@ -133,7 +118,7 @@ async function restoreUpload(upload: Buffer, format: 'jpeg' | 'png' | 'tiff', op
     // A heartbeat while the render (or the hosted colorizer) works, so the stale-job sweep leaves it alone.
     // The bytes are inspected above and decoded once by the render, which also makes the display copy.
     const heartbeat = setInterval(() => void touchTransformation(t.id).catch(() => {}), HEARTBEAT_MS);
-    const result = await restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, inspected: true, originalViewSide: PREVIEW_MAX_SIDE })
+    const result = await restoreAndColorize(bytes, { model: opts.model, prompt: opts.prompt, colorizer: colorizerFor(opts.prompt), inspected: true, originalViewSide: PREVIEW_MAX_SIDE })
       .finally(() => clearInterval(heartbeat));
     // The browser shows the original beside the result: a bounded JPEG (TIFF does not display in
     // browsers, and a 15 MB original would be slow to load). The stored original keeps its full size.
@@ -269,12 +254,12 @@ async function rerenderResult(t: Transformation, original: Buffer, opts: { hints
   const model = (t.model ?? 'sd-xl') as ImageModel;
   const kept = await keptPass(t);
   if (!kept) {
-    const result = await restoreAndColorize(original, { model, prompt: t.prompt ?? undefined, hints: opts.hints, heal: opts.heal, reference: opts.reference, referenceKey: opts.referenceKey ?? undefined });
+    const result = await restoreAndColorize(original, { model, prompt: t.prompt ?? undefined, colorizer: colorizerFor(t.prompt), hints: opts.hints, heal: opts.heal, reference: opts.reference, referenceKey: opts.referenceKey ?? undefined });
     return { result, pass: result.pass, passChanged: true };
   }
   const keptKey = kept.colourSource.kind === 'reference' ? kept.colourSource.key : null;
   const recolour = kept.tone !== 'colour' && keptKey !== opts.referenceKey;
-  const pass = recolour ? await recolourPass(kept, { reference: opts.reference, referenceKey: opts.referenceKey ?? undefined, prompt: t.prompt ?? undefined }) : kept;
+  const pass = recolour ? await recolourPass(kept, { reference: opts.reference, referenceKey: opts.referenceKey ?? undefined, prompt: t.prompt ?? undefined, colorizer: colorizerFor(t.prompt) }) : kept;
   const result = await renderPass(pass, { heal: opts.heal, hints: opts.hints });
   return { result, pass, passChanged: recolour };
 }

@@ -1,10 +1,10 @@
 import { HttpError } from '../http';
 import { getStorage } from '../storage';
-import { MAX_INPUT_PIXELS } from '../image';
-import { photoAge, photoAgeOfPixels } from '../image/looks-old';
-import { analysePhoto, asShares } from '../vision';
-import { restoreFirst } from '../video/restore-first';
+import { MAX_INPUT_PIXELS, photoAge, photoAgeOfPixels } from '../../../engines/image';
+import { analysePhoto, asShares } from '../../../engines/vision';
+import { restoreFirst } from '../../../engines/video';
 import { makePreview } from '../media/image-preview';
+import { colorizerFor } from '../providers/colorizer';
 import { getTransformation, type Transformation } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
 import { DEFAULTS_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
@@ -74,7 +74,7 @@ export async function jobStill(t: Transformation, original: Buffer, signal?: Abo
   const restore = chosen.restoreFirst ?? age!.old;
   const restoreReason = age ? age.why : 'chosen';
   if (!restore) return { still: original, hints: { restoreFirst: false, restoreReason, animateFaces } };
-  const restored = await withRenderSlot(() => restoreFirst(original, signal, jobSubjects(t.hints)));
+  const restored = await withRenderSlot(() => restoreFirst(original, signal, jobSubjects(t.hints), colorizerFor()));
   await storage.put(paths.originalView(t.id), await makePreview(restored.image, t.id), 'image/jpeg');
   return {
     still: restored.image,

@@ -4,16 +4,8 @@ import { deployOrigin } from '../running-deploy';
 import { query, withTransaction } from '../db';
 import { getStorage } from '../storage';
 import { sign, verify } from '../signing';
-import {
-  VideoEngineError,
-  VideoInputError,
-  checkVideoInput,
-  parseImageDataUrl,
-  processVideoRequestSchema,
-  renderVideo,
-  selectVideoEngine,
-  videoEngineStatus,
-} from '../video';
+import { VideoInputError, checkVideoInput, parseImageDataUrl, processVideoRequestSchema } from '../../../engines/video';
+import { VideoEngineError, renderVideo, selectVideoEngine, videoEngineStatus } from '../providers/video-engine';
 import {
   completeTransformation,
   createTransformation,
@@ -27,12 +19,12 @@ import {
   type Transformation,
 } from '../transformations';
 import { MSG } from '../../../src/lib/messages';
-import { ImageInputError } from '../image';
+import { ImageInputError } from '../../../engines/image';
 import { animateImageRequestSchema, jobResolution, jobSubjects } from '../../../src/lib/tool/video-schema';
 import { DEFAULT_VIDEO_RESOLUTION } from '../../../src/lib/tool/video-modes';
 import { BRAND, discardUpload, isUploadId, paths, readUpload } from './media';
 import { withoutMetadata } from '../media/strip-metadata';
-import { watermarkSeed } from '../media/watermark';
+import { watermarkSeed } from '../../../engines/shared';
 import { jobStill, sourceImage } from './video-source';
 import { newOwnerSecret } from './ownership';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import checkout from '../../../netlify/functions/checkout.mts';
 import { query } from '../../../netlify/lib/db';
-import { domainMailLimit } from '../../../netlify/lib/mail/order-confirmation';
+import { domainMailLimit } from '../../../netlify/lib/mail/limits';
 import { startEmbedded } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
 

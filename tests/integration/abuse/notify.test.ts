@@ -5,7 +5,7 @@ import signIn from '../../../netlify/functions/admin-sign-in.mts';
 import { query } from '../../../netlify/lib/db';
 import { DOUBT_LIMITS } from '../../../netlify/lib/forms/doubts';
 import { MAIL_LIMITS } from '../../../netlify/lib/mail/limits';
-import { runOutbox } from '../../../netlify/lib/outbox/worker';
+import { runOutbox } from '../../../netlify/lib/delivery/worker';
 import { SIGN_IN_LIMITS } from '../../../netlify/lib/admin/sign-in';
 import { MSG } from '../../../src/lib/messages';
 import { startSmtpSink } from '../../support/smtp-sink';

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { renderEmbedded, type RenderResult } from '../../../netlify/lib/video/render';
-import { finishHostedVideo, previewSize } from '../../../netlify/lib/video/preview';
-import { uploadWatermarkSeed, watermarkCoverage, watermarkOverlay, watermarkSeed } from '../../../netlify/lib/media/watermark';
+import { renderEmbedded, type RenderResult, finishHostedVideo, previewSize } from '../../../engines/video';
+import { uploadWatermarkSeed, watermarkCoverage, watermarkOverlay, watermarkSeed } from '../../../engines/shared';
 import files from '../../../netlify/functions/files.mts';
 import processImage from '../../../netlify/functions/process-image.mts';
 import { getStorage } from '../../../netlify/lib/storage';

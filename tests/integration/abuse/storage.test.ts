@@ -9,7 +9,7 @@ import processImage from '../../../netlify/functions/process-image.mts';
 import toolUploads from '../../../netlify/functions/tool-uploads.mts';
 import transformations from '../../../netlify/functions/transformations.mts';
 import { closePool, query } from '../../../netlify/lib/db';
-import { runMaintenance } from '../../../netlify/lib/tool/maintenance';
+import { runMaintenance } from '../../../netlify/lib/maintenance/run';
 import { UPLOAD_TTL_SECONDS } from '../../../netlify/lib/tool/retention';
 import { UPLOAD_URL_TTL_SECONDS } from '../../../netlify/lib/storage/bucket';
 import { getStorage } from '../../../netlify/lib/storage';
@@ -18,7 +18,7 @@ import { TEST_HEALTH_SECRET, operatorHealthRequest } from '../../support/operato
 import { MSG } from '../../../src/lib/messages';
 import { newKey, seedCompleted } from '../platform/helpers/seed';
 import { BASE, client, count, useEmbeddedPlatform } from './helpers';
-import { keepOwner, owner } from '../tool/helpers';
+import { keepOwner, owner } from '../../support/tool-helpers';
 
 useEmbeddedPlatform();
 

@@ -6,7 +6,7 @@ import session from '../../../netlify/functions/admin-session.mts';
 import signIn from '../../../netlify/functions/admin-sign-in.mts';
 import signInLink from '../../../netlify/functions/admin-sign-in-link.mts';
 import { query } from '../../../netlify/lib/db';
-import { runOutbox } from '../../../netlify/lib/outbox/worker';
+import { runOutbox } from '../../../netlify/lib/delivery/worker';
 import { ADMIN_PATHS, INBOX_TABS } from '../../../src/lib/admin';
 import { MSG } from '../../../src/lib/messages';
 import { startSmtpSink } from '../../support/smtp-sink';

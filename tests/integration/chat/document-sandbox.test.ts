@@ -6,7 +6,7 @@ import StreamZip from 'node-stream-zip';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readInSandbox, withReadingSlot } from '../../../netlify/lib/chat/document-sandbox';
 import { DOCUMENT_ERRORS } from '../../../src/lib/chat/errors';
-import { bundleForDeploy } from '../../../scripts/lib/functions/deploy-bundles';
+import { bundleForDeploy } from '../../../scripts/platform/functions/deploy-bundles';
 import { makeDoc, makeDocx, makeLoopingDoc, makePdf, makeXlsx } from '../../support/documents';
 
 // The document sandbox (netlify/lib/chat/document-sandbox.ts): each document read in a worker thread that is

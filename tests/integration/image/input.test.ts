@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ImageInputError, inspectImage, restoreAndColorize } from '../../../netlify/lib/image';
+import { ImageInputError, inspectImage, restoreAndColorize } from '../../../engines/image';
 
 // Uploads as the image engine sees them: judged by their bytes, never by their name or declared type.
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchModel, loadManifest, ModelFetchError, planFetch, type FetchPlan, type Manifest } from '../../../scripts/lib/models-fetch';
+import { fetchModel, loadManifest, ModelFetchError, planFetch, type FetchPlan, type Manifest } from '../../../scripts/training/models-download';
 
 // `npm run models:fetch` against a local HTTP server: success (through a redirect, as Hugging Face and
 // GitHub release URLs answer), hash mismatch, HTTP 404, a connection cut mid-body, already-present skip.
@@ -155,7 +155,7 @@ describe('planFetch (flags, environment, manifest)', () => {
 
 describe('npm run models:fetch (the command)', () => {
   const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/models-fetch.ts', ...args], { env: { ...process.env, COLORIZER_ONNX_URL: '', COLORIZER_ONNX_SHA256: '' } })
+    promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/training/models-fetch.ts', ...args], { env: { ...process.env, COLORIZER_ONNX_URL: '', COLORIZER_ONNX_SHA256: '' } })
       .then(({ stdout }) => ({ code: 0, stdout, stderr: '' }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
 
   it('installs, then skips, and exits non-zero with a clear message on a mismatch', async () => {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createColorizer, restoreAndColorize } from '../../../netlify/lib/image';
-import { rgbToLab } from '../../../netlify/lib/image/lab';
-import { onnxColorizer, onnxModelAvailable } from '../../../netlify/lib/image/onnx';
+import { builtInColorizer, restoreAndColorize } from '../../../engines/image';
+import { rgbToLab } from '../../../engines/shared';
+import { onnxColorizer, onnxModelAvailable } from '../../../engines/image/onnx';
 import { modelFolder, tinyColorizerModel } from '../../support/tiny-onnx';
 
 // The whole restoration with a local ONNX colorizer (its contract is unit-tested in tests/unit/image/onnx.test.ts).
@@ -14,13 +14,13 @@ import { modelFolder, tinyColorizerModel } from '../../support/tiny-onnx';
 
 const { dir, file: modelFile } = modelFolder();
 afterEach(() => vi.unstubAllEnvs());
-describe('createColorizer and the pipeline with a local model', () => {
+describe('builtInColorizer and the pipeline with a local model', () => {
   it('picks onnx when COLORIZER_ONNX_MODEL is an existing file, exemplar otherwise', () => {
     const p = modelFile(tinyColorizerModel({ k: 1, c: 0 }));
-    expect(createColorizer({ COLORIZER_ONNX_MODEL: p }).id).toBe('onnx');
+    expect(builtInColorizer({ COLORIZER_ONNX_MODEL: p }).id).toBe('onnx');
     expect(onnxModelAvailable({ COLORIZER_ONNX_MODEL: p })).toBe(true);
-    expect(createColorizer({ COLORIZER_ONNX_MODEL: path.join(dir, 'absent.onnx') }).id).toBe('exemplar');
-    expect(createColorizer({ COLORIZER_ONNX_MODEL: dir }).id).toBe('exemplar'); // a directory is not a model
+    expect(builtInColorizer({ COLORIZER_ONNX_MODEL: path.join(dir, 'absent.onnx') }).id).toBe('exemplar');
+    expect(builtInColorizer({ COLORIZER_ONNX_MODEL: dir }).id).toBe('exemplar'); // a directory is not a model
   });
 
   it('colours bright and dark regions as the model says, the colour edge on the full-resolution luminance edge', async () => {

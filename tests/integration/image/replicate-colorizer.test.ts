@@ -1,10 +1,11 @@
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ColorizerError, createColorizer, replicateColorizer, replicateConfig, restoreAndColorize } from '../../../netlify/lib/image';
-import { COLORIZER_BUDGET_MS } from '../../../netlify/lib/image/replicate-colorizer';
+import { ColorizerError, restoreAndColorize } from '../../../engines/image';
+import { colorizerFor, createColorizer } from '../../../netlify/lib/providers/colorizer';
+import { replicateColorizer, replicateConfig, COLORIZER_BUDGET_MS } from '../../../netlify/lib/providers/replicate-colorizer';
 import { forgetModels } from '../../../netlify/lib/providers/replicate-models';
-import type { LumaPlane } from '../../../netlify/lib/image';
-import { GREY_TO_L, rgbBufferToLab } from '../../../netlify/lib/image/lab';
+import type { LumaPlane } from '../../../engines/image';
+import { GREY_TO_L, rgbBufferToLab } from '../../../engines/shared';
 import { cancelAfterSeconds, closedPortUrl, FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';
 
 // The hosted colorizer against a local server speaking Replicate's predictions API.
@@ -253,7 +254,7 @@ describe('the image pipeline with Replicate configured', () => {
   it('restoreAndColorize colours a grey photo from the stand-in, keeping our luminance', async () => {
     for (const [k, v] of Object.entries(env())) vi.stubEnv(k, v!);
     const from = fake.requests.length;
-    const res = await restoreAndColorize(await photo(), { model: 'sd-xl', prompt: 'a summer garden' });
+    const res = await restoreAndColorize(await photo(), { model: 'sd-xl', prompt: 'a summer garden', colorizer: colorizerFor('a summer garden') });
     expect(res.tone).toBe('grey');
     expect(res.method).toBe('restoration + replicate colorization');
     const create = since(from).find((r) => r.method === 'POST')!;
@@ -282,7 +283,7 @@ describe('the image pipeline with Replicate configured', () => {
   it('falls back to the exemplar colorizer when the stand-in fails, and says so', async () => {
     for (const [k, v] of Object.entries(env({ REPLICATE_COLORIZER_MODEL: 'acme/http-500' }))) vi.stubEnv(k, v!);
     const from = fake.requests.length;
-    const res = await restoreAndColorize(await photo(), { model: 'sd-xl' });
+    const res = await restoreAndColorize(await photo(), { model: 'sd-xl', colorizer: colorizerFor() });
     expect(since(from).some((r) => r.url === '/v1/models/acme/http-500/predictions')).toBe(true);
     expect(res.method).toBe(
       'restoration + exemplar colorization (fallback: The colorization service is unavailable (HTTP 500). Please try again later.)',
@@ -325,7 +326,7 @@ describe('hosted colorizer presets and budget, as the API is today', () => {
     for (const [k, v] of Object.entries(env({ REPLICATE_COLORIZER_MODEL: 'acme/slow-colorizer', REPLICATE_TIMEOUT_MS: '1500', REPLICATE_POLL_MS: '50' }))) vi.stubEnv(k, v!);
     const [created, canceled] = [fake.created.length, fake.canceled.length];
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="#d0d0d0"/><rect y="60" width="160" height="60" fill="#505050"/></svg>`;
-    const res = await restoreAndColorize(await sharp(Buffer.from(svg)).greyscale().jpeg().toBuffer(), { model: 'sd-xl' });
+    const res = await restoreAndColorize(await sharp(Buffer.from(svg)).greyscale().jpeg().toBuffer(), { model: 'sd-xl', colorizer: colorizerFor() });
     const prediction = fake.created.slice(created)[0]!;
     // Replicate is told to cancel it at the end of the budget even if this function were ended first …
     expect(cancelAfterSeconds(prediction.cancelAfter!)).toBeLessThanOrEqual(5);

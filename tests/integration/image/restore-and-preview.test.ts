@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { restoreAndColorize } from '../../../netlify/lib/image';
+import { restoreAndColorize } from '../../../engines/image';
 import { makePreview } from '../../../netlify/lib/media/image-preview';
 
 // A whole restoration of a small photo and its watermarked preview (the engine's parts are unit-tested in tests/unit/image).

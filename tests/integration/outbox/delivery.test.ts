@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { query } from '../../../netlify/lib/db';
 import { claimDue } from '../../../netlify/lib/outbox/store';
-import { runOutbox } from '../../../netlify/lib/outbox/worker';
+import { runOutbox } from '../../../netlify/lib/delivery/worker';
 import { MSG } from '../../../src/lib/messages';
 import { startSmtpSink } from '../../support/smtp-sink';
 import { backends, type StartedBackend } from '../platform/helpers/backends';

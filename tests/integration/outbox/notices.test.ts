@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import checkout from '../../../netlify/functions/checkout.mts';
 import health from '../../../netlify/functions/health.mts';
 import { query } from '../../../netlify/lib/db';
-import { runOutbox } from '../../../netlify/lib/outbox/worker';
+import { runOutbox } from '../../../netlify/lib/delivery/worker';
 import { findImagePackage, formatPrice } from '../../../src/lib/catalog';
 import { guidePath } from '../../../src/lib/guides';
 import { MSG } from '../../../src/lib/messages';

@@ -10,7 +10,7 @@ import { PACKAGE_KEY_HEADER } from '../../../src/lib/packages';
 import { OWNER_SECRET_HEADER } from '../../../src/lib/tool/ownership';
 import { BATCH_LIMITS } from '../../../src/lib/tool/batch';
 import { startEmbedded } from '../platform/helpers/backends';
-import { greyPhoto, multipart } from '../tool/helpers';
+import { greyPhoto, multipart } from '../../support/tool-helpers';
 import { readZip } from '../../support/zip-reader';
 import { BASE, buyPackage, keyOf } from './helpers';
 import { generatedPictures, makeScan } from '../../support/scans';

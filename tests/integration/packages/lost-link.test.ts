@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '../../../netlify/lib/db';
-import { runOutbox } from '../../../netlify/lib/outbox/worker';
+import { runOutbox } from '../../../netlify/lib/delivery/worker';
 import { MSG } from '../../../src/lib/messages';
 import { startEmbedded } from '../platform/helpers/backends';
 import { startSmtpSink } from '../../support/smtp-sink';

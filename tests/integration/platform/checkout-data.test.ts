@@ -3,7 +3,7 @@ import { findImagePackage, IMAGE_PACKAGES, ITEM_PRICES, TRANSFORMATION_PRICES, s
 import { query } from '../../../netlify/lib/db';
 import { databaseRateLimiter } from '../../../netlify/lib/rate-limit';
 import { applyMigrations, pgTarget } from '../../../netlify/lib/db/migrations';
-import { demoCheckout } from '../../../netlify/lib/orders/place-order';
+import { demoCheckout } from '../../../netlify/lib/checkout/place-order';
 import { getPool } from '../../../netlify/lib/db';
 import {
   createTransformation,

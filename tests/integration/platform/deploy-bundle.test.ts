@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForDeploy, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/lib/functions/deploy-bundles';
+import { bundleForDeploy, FUNCTION_BUDGET, type DeployBundle } from '../../../scripts/platform/functions/deploy-bundles';
 
 // Every function zipped exactly as a Netlify deploy zips them (Netlify's bundler, netlify.toml's settings),
 // by the Node this test runs on: the `node` dev dependency's binary, as on a fresh install. What ships must
@@ -91,28 +91,28 @@ describe('function bundles for a Netlify deploy', () => {
     const image = bundles.get('process-image')!.files.map((f) => f.path);
     const health = bundles.get('health')!.files.map((f) => f.path);
     expect(image).toContain('netlify/lib/media/fonts/DejaVuSans-Bold.ttf');
-    expect(image).toContain('netlify/lib/image/reference/manifest.json');
+    expect(image).toContain('engines/image/reference/manifest.json');
     expect(image.some((p) => p.startsWith('node_modules/@ffmpeg-installer/linux-x64/'))).toBe(false);
     // Health runs `ffmpeg -version` to report whether the video tool works.
     expect(health).toContain('node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
-    expect(health.some((p) => p.startsWith('netlify/lib/image/reference/'))).toBe(false);
+    expect(health.some((p) => p.startsWith('engines/image/reference/'))).toBe(false);
   });
 
   it('ships the video functions the face and person models, TensorFlow.js and its wasm, and no other model', () => {
     for (const name of ['process-video', 'process-video-background']) {
       const files = bundles.get(name)!.files.map((f) => f.path);
-      const models = files.filter((p) => p.startsWith('netlify/lib/vision/models/')).sort();
-      expect(models, name).toEqual(['blazeface', 'facemesh', 'selfie'].flatMap((m) => [`netlify/lib/vision/models/${m}.bin`, `netlify/lib/vision/models/${m}.json`]));
+      const models = files.filter((p) => p.startsWith('engines/vision/models/')).sort();
+      expect(models, name).toEqual(['blazeface', 'facemesh', 'selfie'].flatMap((m) => [`engines/vision/models/${m}.bin`, `engines/vision/models/${m}.json`]));
       expect(files, name).toContain('node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm');
       for (const pkg of ['tfjs-core', 'tfjs-converter', 'tfjs-backend-wasm']) expect(files.some((p) => p.startsWith(`node_modules/@tensorflow/${pkg}/`)), pkg).toBe(true);
     }
-    expect(bundles.get('health')!.files.some((f) => f.path.startsWith('netlify/lib/vision/models/'))).toBe(false);
+    expect(bundles.get('health')!.files.some((f) => f.path.startsWith('engines/vision/models/'))).toBe(false);
   });
 
   it('ships the object detector to the video tab\'s defaults, which send its boxes on to the job', () => {
     const files = bundles.get('video-defaults')!.files.map((f) => f.path);
-    expect(files).toContain('netlify/lib/vision/models/nanodet.json');
-    expect(files).toContain('netlify/lib/vision/models/nanodet.bin');
+    expect(files).toContain('engines/vision/models/nanodet.json');
+    expect(files).toContain('engines/vision/models/nanodet.bin');
     expect(files.some((p) => p.startsWith('node_modules/@ffmpeg-installer/linux-x64/'))).toBe(false);
   });
 });

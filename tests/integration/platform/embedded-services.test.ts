@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePool, query } from '../../../netlify/lib/db';
 import { platformHealth } from '../../../netlify/lib/health';
-import { startEmbeddedServices } from '../../../scripts/embedded/embedded-services';
+import { startEmbeddedServices } from '../../../scripts/platform/embedded/embedded-services';
 import { extended, firstColumn, wireClient } from '../../support/postgres-wire';
 
 // The embedded platform `npm start` runs: one owner of the PGlite folder, data kept across restarts.

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { createHash } from 'node:crypto';
+import { randomBytes, createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSiteServer, type RunningServer } from '../../../scripts/lib/server';
+import { startSiteServer, type RunningServer } from '../../../scripts/platform/server';
 
 // The local server's function runtime, driven over real HTTP with the fixture functions in
 // tests/support/local-functions: what a function receives, streaming, background mode, crash recovery.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, inject, it } from 'vitest';
-import { SCHEMA_FILE, dumpSchema } from '../../../scripts/lib/schema-snapshot';
+import { SCHEMA_FILE, dumpSchema } from '../../../scripts/tools/schema-snapshot';
 
 // The run's migrated template (every migration applied by npm start's code) read back as npm run db:schema
 // reads its fresh database: the committed file must be that text.

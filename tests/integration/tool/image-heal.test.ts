@@ -9,11 +9,11 @@ import { MAX_HEAL_MARKS, MAX_HEAL_POINTS } from '../../../src/lib/tool/image-sch
 import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
 import { MSG } from '../../../src/lib/messages';
-import { decodePass, encodePass } from '../../../netlify/lib/image/render-cache';
-import { runMaintenance } from '../../../netlify/lib/tool/maintenance';
+import { decodePass, encodePass } from '../../../engines/image';
+import { runMaintenance } from '../../../netlify/lib/maintenance/run';
 import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
-import { BASE, cartItem, DAMAGED, damageContrast, damagedPhoto, keepOwner, multipart, owner } from './helpers';
+import { BASE, cartItem, DAMAGED, damageContrast, damagedPhoto, keepOwner, multipart, owner } from '../../support/tool-helpers';
 
 // The heal brush: POST /api/transformations/{id}/heal against the embedded database and storage.
 useEmbeddedPlatform();

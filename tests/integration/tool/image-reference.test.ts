@@ -6,11 +6,11 @@ import imageReference from '../../../netlify/functions/image-reference.mts';
 import checkout from '../../../netlify/functions/checkout.mts';
 import { getStorage } from '../../../netlify/lib/storage';
 import { getTransformation } from '../../../netlify/lib/transformations';
-import { rgbBufferToLab } from '../../../netlify/lib/image/lab';
+import { rgbBufferToLab } from '../../../engines/shared';
 import { MSG } from '../../../src/lib/messages';
 import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
-import { BASE, cartItem, colourScene, greyPhoto, keepOwner, multipart, owner } from './helpers';
+import { BASE, cartItem, colourScene, greyPhoto, keepOwner, multipart, owner } from '../../support/tool-helpers';
 
 // The buyer's colour reference photo: POST/DELETE /api/transformations/{id}/reference against the embedded
 // database and storage.

@@ -14,7 +14,7 @@ import { MSG } from '../../../src/lib/messages';
 import { ITEM_PRICES } from '../../../src/lib/catalog';
 import { startEmbedded } from '../platform/helpers/backends';
 import { newKey } from '../platform/helpers/seed';
-import { BASE, cartItem, greyPhoto, keepOwner, multipart, owner, pngBombHeader } from './helpers';
+import { BASE, cartItem, greyPhoto, keepOwner, multipart, owner, pngBombHeader } from '../../support/tool-helpers';
 
 let platform: Awaited<ReturnType<typeof startEmbedded>>;
 beforeAll(async () => {

@@ -13,10 +13,10 @@ import { getTransformation } from '../../../netlify/lib/transformations';
 import { queueVideo, runVideoJob, jobSignature } from '../../../netlify/lib/tool';
 import { MSG } from '../../../src/lib/messages';
 import { useEmbeddedPlatform } from '../platform/helpers/backends';
-import { BASE, cartItem, dataUrl, greyPhoto, keepOwner, owner, pngBombHeader } from './helpers';
+import { BASE, cartItem, dataUrl, greyPhoto, keepOwner, owner, pngBombHeader } from '../../support/tool-helpers';
 import { client } from '../abuse/helpers';
 import { transformationItem } from '../../../src/lib/catalog';
-import { makeScene } from '../../../bench/video/scenes';
+import { makeScene } from '../../support/video-scenes';
 import { probe } from '../../support/video';
 
 useEmbeddedPlatform({ VIDEO_JOB_RUNNER: 'inline' });

@@ -12,7 +12,7 @@ import { MSG } from '../../../src/lib/messages';
 import { previewUrl } from '../../../src/lib/tool/constants';
 import { startEmbedded } from '../platform/helpers/backends';
 import { newKey, seedCompleted } from '../platform/helpers/seed';
-import { BASE, cartItem, greyPhoto, keepOwner, multipart, owner } from './helpers';
+import { BASE, cartItem, greyPhoto, keepOwner, multipart, owner } from '../../support/tool-helpers';
 
 // What the tool page relies on after a purchase: a saved result loads again from GET /api/transformations/{id},
 // thumbnails and preview downloads go through /api/transformations/{id}/preview (a redirect to a fresh signed

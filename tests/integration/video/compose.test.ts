@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { parseMotion, planCameraPath, progressAt, type CameraPath } from '../../../netlify/lib/video/motion';
-import { Motion, subjectSource } from '../../../netlify/lib/video/parallax/plan';
-import { buildScene, type ParallaxScene } from '../../../netlify/lib/video/parallax/scene';
-import { SubjectRenderer } from '../../../netlify/lib/video/parallax/subject-layer';
-import { FrameComposer } from '../../../netlify/lib/video/compose';
-import { sample } from '../../../netlify/lib/video/layers/planes';
-import { makeScene } from '../../../bench/video/scenes';
+import { parseMotion, planCameraPath, progressAt, type CameraPath } from '../../../engines/video/motion';
+import { Motion, subjectSource } from '../../../engines/video/parallax/plan';
+import { buildScene, type ParallaxScene } from '../../../engines/video/parallax/scene';
+import { SubjectRenderer } from '../../../engines/video/parallax/subject-layer';
+import { FrameComposer } from '../../../engines/video/compose';
+import { sample } from '../../../engines/video/layers/planes';
+import { makeScene } from '../../support/video-scenes';
 
 // Whole clips composed by the parallax engine (150 frames each): the layer split, the fill and every frame.
 const FRAMES = 150;

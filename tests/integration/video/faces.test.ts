@@ -3,14 +3,14 @@
 // the clips differ only on it, and most where the eyes are while they blink.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderEmbedded, type RenderResult } from '../../../netlify/lib/video/render';
-import { cameraRectAt, parseMotion, planCameraPath } from '../../../netlify/lib/video/motion';
-import { BLINK } from '../../../netlify/lib/video/faces/timing';
+import { renderEmbedded, type RenderResult } from '../../../engines/video/render';
+import { cameraRectAt, parseMotion, planCameraPath } from '../../../engines/video/motion';
+import { BLINK } from '../../../engines/video/faces/timing';
 import { decodeFrames } from '../../support/video';
 
 const SIZE = 720;
 const PROMPT = 'zoom in slowly';
-const photo = readFileSync('netlify/lib/image/reference/astronaut.jpg');
+const photo = readFileSync('engines/image/reference/astronaut.jpg');
 const blinkFrame = Math.round((BLINK.at + BLINK.close + BLINK.hold / 2) * 30);
 
 describe('faces that move in a rendered clip', () => {

@@ -1,7 +1,7 @@
-import { renderEmbedded, type RenderResult } from '../../../netlify/lib/video/render';
-import { parseMotion, planCameraPath } from '../../../netlify/lib/video/motion';
-import { makeScene, sceneMask, type Scene } from '../../../bench/video/scenes';
-import { clipTracks, followsPath, groupMoves } from '../../../bench/video/measure';
+import { renderEmbedded, type RenderResult } from '../../../engines/video/render';
+import { parseMotion, planCameraPath } from '../../../engines/video/motion';
+import { makeScene, sceneMask, type Scene } from '../../support/video-scenes';
+import { clipTracks, followsPath, groupMoves } from '../../support/video-measure';
 import { expect } from 'vitest';
 
 // Rendered clips of a generated scene (a sitter over a textured background), measured the way a viewer sees

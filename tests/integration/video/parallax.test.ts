@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderEmbedded } from '../../../netlify/lib/video/render';
-import { clipTracks, parallaxShare } from '../../../bench/video/measure';
+import { renderEmbedded } from '../../../engines/video/render';
+import { clipTracks, parallaxShare } from '../../support/video-measure';
 import { base, expectMovesAsThePathSays, H, layeredClip, portraitScene, W } from './parallax-clips';
 
 // The layered push-in against the same render with parallax off (the other moves: parallax-paths.test.ts).

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { renderEmbedded, type RenderResult } from '../../../netlify/lib/video/render';
-import { letterboxBar } from '../../../netlify/lib/video/filters';
-import { cameraRectAt, parseMotion, planCameraPath } from '../../../netlify/lib/video/motion';
-import { VideoInputError } from '../../../netlify/lib/video/input';
+import { renderEmbedded, type RenderResult } from '../../../engines/video/render';
+import { letterboxBar } from '../../../engines/video/filters';
+import { cameraRectAt, parseMotion, planCameraPath } from '../../../engines/video/motion';
+import { VideoInputError } from '../../../engines/video/input';
 import { decodeFrames, ffmpegChildren, probe, texturedImage, topLevelBoxes } from '../../support/video';
 
 const RENDER_TIMEOUT = 90_000;

@@ -4,9 +4,9 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ffmpegPath } from '../../../netlify/lib/video/ffmpeg';
-import { logProgress, renderReplicate, replicateConfigFromEnv, VideoEngineError } from '../../../netlify/lib/video/replicate-video';
-import { selectVideoEngine } from '../../../netlify/lib/video/engine';
+import { ffmpegPath } from '../../../engines/video/ffmpeg';
+import { logProgress, renderReplicate, replicateConfigFromEnv, VideoEngineError } from '../../../netlify/lib/providers/replicate-video';
+import { selectVideoEngine } from '../../../netlify/lib/providers/video-engine';
 import { decodeFrames, probe, texturedImage, topLevelBoxes } from '../../support/video';
 import { FakeReplicate, type CreateReply, type CreateTarget } from '../../support/fake-replicate';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { findSubject } from '../../../netlify/lib/video/layers/subject';
+import { findSubject } from '../../../engines/video/layers/find-subject';
 import { sceneAt } from '../../support/video';
 
 // The subject finder run whole on generated scenes (segmentation, graph cut and matte at working size).

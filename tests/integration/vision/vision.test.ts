@@ -4,15 +4,15 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { analysePhoto, asShares, decodeForVision, findFaces, loadVision, MESH, type PhotoAnalysis } from '../../../netlify/lib/vision';
-import { analysePortrait } from '../../../netlify/lib/image/portrait';
-import { rgbBufferToL } from '../../../netlify/lib/image/lab';
+import { analysePhoto, asShares, decodeForVision, findFaces, loadVision, MESH, type PhotoAnalysis } from '../../../engines/vision';
+import { analysePortrait } from '../../../engines/image';
+import { rgbBufferToL } from '../../../engines/shared';
 
 describe('vision models', () => {
   let astronaut: PhotoAnalysis;
   beforeAll(async () => {
     await loadVision();
-    astronaut = await analysePhoto(await decodeForVision(readFileSync('netlify/lib/image/reference/astronaut.jpg')));
+    astronaut = await analysePhoto(await decodeForVision(readFileSync('engines/image/reference/astronaut.jpg')));
   });
 
   it('finds the face, frontal, with its mesh on the face and both eyes open', () => {
@@ -59,13 +59,13 @@ describe('vision models', () => {
   it('answers without a model the deployment does not ship, and names it', async () => {
     // The video function ships the face and person models only (netlify.toml): a root holding just those.
     const root = mkdtempSync(path.join(os.tmpdir(), 'vision-root-'));
-    const models = path.join(root, 'netlify/lib/vision/models');
+    const models = path.join(root, 'engines/vision/models');
     mkdirSync(models, { recursive: true });
     for (const id of ['blazeface', 'facemesh', 'selfie'])
-      for (const ext of ['json', 'bin']) symlinkSync(path.resolve(`netlify/lib/vision/models/${id}.${ext}`), path.join(models, `${id}.${ext}`));
+      for (const ext of ['json', 'bin']) symlinkSync(path.resolve(`engines/vision/models/${id}.${ext}`), path.join(models, `${id}.${ext}`));
     vi.stubEnv('LAMBDA_TASK_ROOT', root);
     try {
-      const photo = await decodeForVision(readFileSync('netlify/lib/image/reference/astronaut.jpg'));
+      const photo = await decodeForVision(readFileSync('engines/image/reference/astronaut.jpg'));
       const result = await analysePhoto(photo);
       expect(result.unavailable).toEqual(['nanodet']);
       expect(result.subjects).toEqual([]);
@@ -84,7 +84,7 @@ describe('vision models', () => {
   });
 
   it('lets the colouring of a restored photo take boxes found before as the detector\'s answer', async () => {
-    const photo = await decodeForVision(readFileSync('netlify/lib/image/reference/astronaut.jpg'));
+    const photo = await decodeForVision(readFileSync('engines/image/reference/astronaut.jpg'));
     const L = rgbBufferToL(photo.data, photo.width * photo.height, 3);
     const known = asShares(astronaut.subjects, astronaut.width, astronaut.height);
     const portrait = (await analysePortrait(L, photo.width, photo.height, known))!;

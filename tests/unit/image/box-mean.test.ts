@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxMean } from '../../../netlify/lib/image/planes';
+import { boxMean } from '../../../engines/shared';
 
 /** The mean over the window clipped at the borders, one pixel at a time. */
 function bruteForce(src: Float32Array, w: number, h: number, r: number): Float32Array {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinCollinear } from '../../../netlify/lib/image/detect/chains';
+import { joinCollinear } from '../../../engines/image/detect/chains';
 
 // Pieces as pixel lists on a w-wide plane; `r` gives their sign (all light unless set otherwise).
 const w = 200;

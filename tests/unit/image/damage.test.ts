@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { GREY_TO_L } from '../../../netlify/lib/image/lab';
-import { renderPass, type AutomaticPass } from '../../../netlify/lib/image/pipeline';
-import { detectDamage } from '../../../netlify/lib/image/detect/detector';
-import { TWIN } from '../../../netlify/lib/image/detect/paths';
-import { healMarks, healMarksSchema } from '../../../netlify/lib/image/fill/heal';
-import { restoreLuminance } from '../../../netlify/lib/image/restore/restore';
+import { GREY_TO_L } from '../../../engines/shared';
+import { renderPass, type AutomaticPass } from '../../../engines/image/pipeline';
+import { detectDamage } from '../../../engines/image/detect/detector';
+import { TWIN } from '../../../engines/image/detect/paths';
+import { healMarks, healMarksSchema } from '../../../engines/image/fill/heal';
+import { restoreLuminance } from '../../../engines/image/restore/restore';
 import { grainy } from '../../support/planes';
 
 // Generated pictures only (a seeded grain, so every run sees the same photo).

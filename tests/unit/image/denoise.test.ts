@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { denoiseRows } from '../../../netlify/lib/image/restore/detail';
-import { applyRows } from '../../../netlify/lib/image/planes';
-import { gaussian } from '../../../netlify/lib/image/fill/grain';
+import { denoiseRows } from '../../../engines/image/restore/detail';
+import { applyRows } from '../../../engines/shared';
+import { gaussian } from '../../../engines/image/fill/grain';
 
 // The denoise keeps the pipeline's share of the grain where the window shows structure, and less of it on
 // flat ground, where every variation is grain the photo never had.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_COUNT, FEATURE_NAMES, groundActivity, withGroundActivity, type Evidence } from '../../../netlify/lib/image/detect/evidence';
-import { select, selectNonNegative, toStep } from '../../../netlify/lib/image/detect/residual';
-import { bilinearSampler, upsample } from '../../../netlify/lib/image/planes';
+import { FEATURE_COUNT, FEATURE_NAMES, groundActivity, withGroundActivity, type Evidence } from '../../../engines/image/detect/evidence';
+import { select, selectNonNegative, toStep } from '../../../engines/image/detect/residual';
+import { bilinearSampler, upsample } from '../../../engines/shared';
 
 // The detector takes a few values by shorter ways than the planes they come from; each must give the same bits.
 let seed = 11;

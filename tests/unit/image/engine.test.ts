@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ImageInputError, inspectImage } from '../../../netlify/lib/image';
-import { labToRgb, rgbToLab } from '../../../netlify/lib/image/lab';
-import { propagateHints } from '../../../netlify/lib/image/hints';
-import { restoreLuminance } from '../../../netlify/lib/image/restore/restore';
+import { ImageInputError, inspectImage } from '../../../engines/image';
+import { labToRgb, rgbToLab } from '../../../engines/shared';
+import { propagateHints } from '../../../engines/image/hints';
+import { restoreLuminance } from '../../../engines/image/restore/restore';
 
 const ALL = ['jpeg', 'png', 'tiff'] as const;
 const grey = (w: number, h: number, v: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: v, g: v, b: v } } });

@@ -3,8 +3,8 @@ import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildGrid, exemplarColorize, GRID_FILE, type ExemplarOptions, loadReferenceLibrary, loadShippedGrid, REFERENCE_DIR, topDistance } from '../../../netlify/lib/image/exemplar';
-import { rgbBufferToL } from '../../../netlify/lib/image/lab';
+import { buildGrid, exemplarColorize, GRID_FILE, type ExemplarOptions, loadReferenceLibrary, loadShippedGrid, REFERENCE_DIR, topDistance } from '../../../engines/image/exemplar';
+import { rgbBufferToL } from '../../../engines/shared';
 
 /** Deterministic ±amp noise, so the tests never depend on Math.random. */
 const noise = (i: number, amp: number) => (((i * 2654435761) >>> 0) / 2 ** 32 - 0.5) * 2 * amp;
@@ -71,7 +71,7 @@ describe('exemplar colorizer', () => {
 });
 
 describe('shipped colour grid', () => {
-  it(`${GRID_FILE} equals a fresh build from the shipped photos (after a method change: npx tsx scripts/build-reference-library.ts --grid)`, async () => {
+  it(`${GRID_FILE} equals a fresh build from the shipped photos (after a method change: npx tsx scripts/training/build-reference-library.ts --grid)`, async () => {
     const shipped = await loadShippedGrid();
     expect(shipped, `${GRID_FILE} is missing or was built from other photos`).not.toBeNull();
     const fresh = buildGrid(await loadReferenceLibrary());

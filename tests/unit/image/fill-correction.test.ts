@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { correctFill } from '../../../netlify/lib/image/fill/learned';
-import { fillFromSurroundings } from '../../../netlify/lib/image/fill/fill';
-import { pixelNoise } from '../../../netlify/lib/image/detect/residual';
+import { correctFill } from '../../../engines/image/fill/learned';
+import { fillFromSurroundings } from '../../../engines/image/fill/fill';
+import { pixelNoise } from '../../../engines/image/detect/residual';
 import { grainy } from '../../support/planes';
 
 // The fill's learned correction (fill/learned.ts): where it may act. What it gains is measured by the benchmark

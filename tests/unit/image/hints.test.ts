@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { propagateHints, type SoftHints } from '../../../netlify/lib/image/hints';
-import { conjugateGradient } from '../../../netlify/lib/image/conjugate-gradient';
+import { propagateHints, type SoftHints } from '../../../engines/image/hints';
+import { conjugateGradient } from '../../../engines/image/conjugate-gradient';
 
 /** Two flat halves (L* 30 | 80) with a zero automatic chroma. */
 function halves(w = 64, h = 32) {

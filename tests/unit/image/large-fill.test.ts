@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fillDamage } from '../../../netlify/lib/image/fill/fill';
-import { downsample } from '../../../netlify/lib/image/planes';
+import { fillDamage } from '../../../engines/image/fill/fill';
+import { downsample } from '../../../engines/shared';
 
 // A photo larger than the working plane (a 4–12 MP scan) is filled on the working plane and the fill brought up
 // into the damage's band at full resolution (fill/fill.ts). A stroke several pixels wide at full size is then as

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LINE_DIRECTIONS, lineField } from '../../../netlify/lib/image/detect/lines';
+import { LINE_DIRECTIONS, lineField } from '../../../engines/image/detect/lines';
 
 // A plane of zeros with one straight line of 1s: the field at a pixel of the line is the line's mean (1) in its
 // own direction, wherever the line lies in the plane.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ciede2000, colourfulness, damageRemoval, detectionScore, psnr, ssim } from '../../../bench/metrics';
+import { ciede2000, colourfulness, damageRemoval, detectionScore, psnr, ssim } from '../../support/image-metrics';
 
 describe('fixture metrics', () => {
   it('CIEDE2000 reproduces Sharma et al. test pairs', () => {

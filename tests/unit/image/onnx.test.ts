@@ -1,9 +1,9 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ColorizerError, createColorizer } from '../../../netlify/lib/image';
-import { rgbToLab } from '../../../netlify/lib/image/lab';
-import { onnxColorizer } from '../../../netlify/lib/image/onnx';
+import { ColorizerError, builtInColorizer } from '../../../engines/image';
+import { rgbToLab } from '../../../engines/shared';
+import { onnxColorizer } from '../../../engines/image/onnx';
 import { modelFolder, tinyColorizerModel } from '../../support/tiny-onnx';
 
 // The real onnxruntime-node runs tiny models written by tests/support/tiny-onnx.ts. Their output is a
@@ -60,9 +60,9 @@ describe('onnxColorizer: the io contracts of published exports', () => {
   it('feeds raw L* and reads raw a*b* for whole-module exports (io "l"), as the sidecar of models:fetch says', async () => {
     const p = modelFile(tinyColorizerModel({ k: 0.5, c: 7 }));
     const L = plane(40, 30, () => 60);
-    expect((await createColorizer({ COLORIZER_ONNX_MODEL: p }).colorize(L)).a[0]).toBeCloseTo(0.5 * 0.1 * 110, 3); // no sidecar: l-norm
+    expect((await builtInColorizer({ COLORIZER_ONNX_MODEL: p }).colorize(L)).a[0]).toBeCloseTo(0.5 * 0.1 * 110, 3); // no sidecar: l-norm
     writeFileSync(`${p}.json`, JSON.stringify({ model: 'eccv16', io: 'l' }));
-    const out = await createColorizer({ COLORIZER_ONNX_MODEL: p }).colorize(L);
+    const out = await builtInColorizer({ COLORIZER_ONNX_MODEL: p }).colorize(L);
     expect([out.a[0], out.b[0]]).toEqual([expect.closeTo(30, 3), expect.closeTo(7, 3)]);
     vi.stubEnv('COLORIZER_ONNX_IO', 'l-norm'); // the environment wins over the sidecar
     expect((await onnxColorizer({ modelPath: p }).colorize(L)).b[0]).toBeCloseTo(770, 2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fillDamage } from '../../../netlify/lib/image/fill/fill';
-import { weightedFlanks } from '../../../netlify/lib/image/detect/paths';
+import { fillDamage } from '../../../engines/image/fill/fill';
+import { weightedFlanks } from '../../../engines/image/detect/paths';
 
 // Borderline damage is filled partly (detect/detector.ts DETECT.soft): the fill blended over the original by a
 // weight, so a real structure taken for damage keeps part of its contrast.

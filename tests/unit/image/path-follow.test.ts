@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../../../netlify/lib/image/detect/evidence';
-import type { DamageObjects } from '../../../netlify/lib/image/detect/objects';
-import { followPath } from '../../../netlify/lib/image/detect/paths';
+import type { Evidence } from '../../../engines/image/detect/evidence';
+import type { DamageObjects } from '../../../engines/image/detect/objects';
+import { followPath } from '../../../engines/image/detect/paths';
 
 // followPath (detect/paths.ts) on a residual drawn by hand: a grain of spread 1, a light scratch at 37° whose
 // first stretch is the kept component and which is fainter past the point where it crosses a short, stronger

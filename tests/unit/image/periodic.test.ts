@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutPeriodicTexture } from '../../../netlify/lib/image/detect/periodic';
+import { withoutPeriodicTexture } from '../../../engines/image/detect/periodic';
 import { grainy } from '../../support/planes';
 
 // The search plane of a fine periodic texture: the texture taken out, what is not periodic (a scratch) kept.

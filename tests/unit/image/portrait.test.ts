@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { restoreAndColorize } from '../../../netlify/lib/image/pipeline';
-import { fillPolygon, faceRegions } from '../../../netlify/lib/image/portrait/regions';
-import { portraitHints } from '../../../netlify/lib/image/portrait/hints';
-import { skinChroma } from '../../../netlify/lib/image/portrait/skin-prior';
-import type { Face, PhotoAnalysis } from '../../../netlify/lib/vision/types';
+import { restoreAndColorize } from '../../../engines/image/pipeline';
+import { fillPolygon, faceRegions } from '../../../engines/image/portrait/regions';
+import { portraitHints } from '../../../engines/image/portrait/hints';
+import { skinChroma } from '../../../engines/image/portrait/skin-prior';
+import type { Face, PhotoAnalysis } from '../../../engines/vision';
 
 /** A face-like mesh: all 468 points on an ellipse around (cx, cy), which makes the outline an ellipse too. */
 function ellipseFace(cx: number, cy: number, rx: number, ry: number): Face {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodePass, encodePass, PASS_VERSION } from '../../../netlify/lib/image/render-cache';
-import type { AutomaticPass } from '../../../netlify/lib/image/pipeline';
+import { decodePass, encodePass, PASS_VERSION } from '../../../engines/image/render-cache';
+import type { AutomaticPass } from '../../../engines/image/pipeline';
 
 const pass = (): AutomaticPass => {
   const width = 40, height = 30;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { guidedCoefficients, guidedUpsampleRows, upsample } from '../../../netlify/lib/image/planes';
-import { sharpen } from '../../../netlify/lib/image/restore/detail';
+import { guidedCoefficients, guidedUpsampleRows, upsample } from '../../../engines/shared';
+import { sharpen } from '../../../engines/image/restore/detail';
 
 // The full-resolution passes run a row at a time, fused with their neighbours, so a 12 MP photo is not read and
 // written once per step. Each must give the same bits as the plain whole-plane arithmetic written out here.

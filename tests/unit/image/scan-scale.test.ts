@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fineShare, isOversampled, searchSize, OVERSAMPLED, COARSE_PIXELS } from '../../../netlify/lib/image/detect/find';
-import { upsample } from '../../../netlify/lib/image/planes';
-import { restoreLuminance } from '../../../netlify/lib/image/restore/restore';
+import { fineShare, isOversampled, searchSize, OVERSAMPLED, COARSE_PIXELS } from '../../../engines/image/detect/find';
+import { upsample } from '../../../engines/shared';
+import { restoreLuminance } from '../../../engines/image/restore/restore';
 import { grainy } from '../../support/planes';
 
 // A scan finer than its print: every stroke, grain and edge is several pixels wide. Generated pictures only.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sharpen } from '../../../netlify/lib/image/restore/detail';
-import { detectDamage } from '../../../netlify/lib/image/detect/detector';
+import { sharpen } from '../../../engines/image/restore/detail';
+import { detectDamage } from '../../../engines/image/detect/detector';
 import { grainy } from '../../support/planes';
 
 // The sharpening brings out the photo's own detail, never the fill (rebuilt from patches and grain) or damage the

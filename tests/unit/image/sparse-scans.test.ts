@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskRegions, setScanner } from '../../../netlify/lib/image/masks';
-import { bilinearReach, downsample, refreshDownsample, upsample } from '../../../netlify/lib/image/planes';
+import { maskRegions, setScanner, bilinearReach, downsample, refreshDownsample, upsample } from '../../../engines/shared';
 
 // A large photo's damage is a few thousandths of its pixels: the full-resolution steps visit only what can be
 // damage. Each shortcut must find exactly what a visit of every pixel finds.

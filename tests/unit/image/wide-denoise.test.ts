@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { denoiseRows, halfSizeTextureShare, textureShare, wideDenoiseWeight } from '../../../netlify/lib/image/restore/detail';
-import { applyRows, upsample } from '../../../netlify/lib/image/planes';
-import { gaussian } from '../../../netlify/lib/image/fill/grain';
-import { medianPlane, robustSpread } from '../../../netlify/lib/image/detect/residual';
+import { denoiseRows, halfSizeTextureShare, textureShare, wideDenoiseWeight } from '../../../engines/image/restore/detail';
+import { applyRows, upsample } from '../../../engines/shared';
+import { gaussian } from '../../../engines/image/fill/grain';
+import { medianPlane, robustSpread } from '../../../engines/image/detect/residual';
 
 // The wider denoise is for photos whose pixel-scale variation is grain nearly everywhere; a photo with much fine
 // texture of the grain's own variance keeps the narrow filter (no local test tells such texture from grain).

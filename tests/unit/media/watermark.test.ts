@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makePreview, previewLongSide } from '../../../netlify/lib/media/image-preview';
-import { uploadWatermarkSeed, watermarkCoverage, watermarkOverlay, watermarkSeed } from '../../../netlify/lib/media/watermark';
+import { uploadWatermarkSeed, watermarkCoverage, watermarkOverlay, watermarkSeed } from '../../../engines/shared';
 import { WATERMARK } from '../../../src/lib/watermark-spec';
 import { invertWhiteOverlay, overlayAlpha, photoLike, psnr, rawOf } from '../../support/watermark-attack';
 

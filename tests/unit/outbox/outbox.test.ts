@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearedSessionCookie, readSession, sessionCookie } from '../../../netlify/lib/admin/session';
 import { toCsv } from '../../../netlify/lib/admin/records';
-import { confirmToken, readConfirmToken, readUnsubscribeToken, unsubscribeToken } from '../../../netlify/lib/forms/newsletter-tokens';
+import { confirmToken, readConfirmToken, readUnsubscribeToken, unsubscribeToken } from '../../../netlify/lib/newsletter-tokens';
 import { leadSchema } from '../../../netlify/lib/forms/schemas';
 import { pastGivingUp, retryDelaySeconds, RETRY } from '../../../netlify/lib/outbox/backoff';
 import { readNotifyConfig } from '../../../netlify/lib/outbox/config';
-import { slackEscape, webhookBody, webhookSignature, WEBHOOK_TEXT_MAX } from '../../../netlify/lib/outbox/webhook';
-import { scheduleIntervalMs } from '../../../scripts/lib/server';
+import { slackEscape, webhookBody, webhookSignature, WEBHOOK_TEXT_MAX } from '../../../netlify/lib/delivery/webhook';
+import { scheduleIntervalMs } from '../../../scripts/platform/server';
 import { DEFAULT_GUIDE } from '../../../src/lib/guides';
 import { site } from '../../../src/lib/site';
 

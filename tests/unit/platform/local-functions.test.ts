@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { matchFunction, type LocalFunction } from '../../../scripts/lib/functions/catalog';
-import { readRequest } from '../../../scripts/lib/node-request';
+import { matchFunction, type LocalFunction } from '../../../scripts/platform/functions/catalog';
+import { readRequest } from '../../../scripts/platform/node-request';
 
 const fn = (name: string, routes: LocalFunction['routes'] = [], excludedRoutes: LocalFunction['routes'] = []): LocalFunction => ({
   name,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maskEmail } from '../../../netlify/lib/mail/mask';
-import { confirmationMessage } from '../../../netlify/lib/mail/order-confirmation';
+import { confirmationMessage } from '../../../netlify/lib/delivery/notices/order-confirmation-mail';
 import { readMailTarget } from '../../../netlify/lib/mail/transport';
 import { checkoutRequestSchema } from '../../../src/lib/orders-schema';
 import { findImagePackage, formatPrice, ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';

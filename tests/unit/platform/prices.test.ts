@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { catalogRows, formatPrice, IMAGE_PACKAGES, packagePriceLabel, sumPrices } from '../../../src/lib/catalog';
 import { toCents } from '../../../src/lib/money';
-import { catalogMigration, migrationFileName, pricesInMigrations } from '../../../scripts/lib/catalog-migration';
+import { catalogMigration, migrationFileName, pricesInMigrations } from '../../../scripts/tools/catalog-migration';
 
 // The checkout charges from catalog_prices (filled by the migrations); the cart displays catalog.ts. They must
 // agree, and a price change is one edit in catalog.ts plus the migration `npm run db:prices` writes.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { angleGap, convexHull, foldAngle, minAreaRect, quadIoU, rectCorners, type Point } from '../../../netlify/lib/scans/geometry';
-import { refineRect, sideSteps } from '../../../netlify/lib/scans/piece';
-import { rectOf } from '../../../netlify/lib/scans';
+import { angleGap, convexHull, foldAngle, minAreaRect, quadIoU, rectCorners, type Point } from '../../../engines/scans/geometry';
+import { refineRect, sideSteps } from '../../../engines/scans/piece';
+import { rectOf } from '../../../engines/scans';
 
 /** The outline of a filled rectangle as pixel centres: every pixel whose centre is inside, on the boundary. */
 function rasterOutline(r: { cx: number; cy: number; width: number; height: number; angle: number }, jitter = 0): Float64Array {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scoreAnswer } from '../../../bench/scans';
-import { rectCorners, type Quad } from '../../../netlify/lib/scans/geometry';
+import { scoreAnswer } from '../../support/scans';
+import { rectCorners, type Quad } from '../../../engines/scans/geometry';
 import type { ScanTruth } from '../../support/scans';
 
 // The bench's rules (bench/scans.ts): what counts as the right number of images, and how prints are matched.

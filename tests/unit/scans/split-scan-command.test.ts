@@ -3,15 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KEPT_WHOLE } from '../../../netlify/lib/scans';
-import { quadIoU } from '../../../netlify/lib/scans/geometry';
+import { KEPT_WHOLE } from '../../../engines/scans';
+import { quadIoU } from '../../../engines/scans/geometry';
 import { runCommand } from '../../support/command';
 import { generatedPictures, makeScan } from '../../support/scans';
 
 // `npm run split-scan -- SCAN.jpg OUTDIR` as an operator runs it (the same script, through the TypeScript loader).
 const dir = mkdtempSync(path.join(os.tmpdir(), 'split-scan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const run = (...args: string[]) => runCommand(process.execPath, ['--import', 'tsx', 'scripts/split-scan.ts', ...args], { cwd: process.cwd() });
+const run = (...args: string[]) => runCommand(process.execPath, ['--import', 'tsx', 'scripts/tools/split-scan.ts', ...args], { cwd: process.cwd() });
 
 describe('npm run split-scan', () => {
   it('writes each print as a JPEG and prints.json with its corners in the scan and its angle', async () => {

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ImageInputError } from '../../../netlify/lib/image/errors';
-import { cutPrints, findPrints, KEPT_WHOLE, looksLikeScan, splitScan } from '../../../netlify/lib/scans';
-import { angleGap, quadIoU } from '../../../netlify/lib/scans/geometry';
+import { ImageInputError } from '../../../engines/image';
+import { cutPrints, findPrints, KEPT_WHOLE, looksLikeScan, splitScan } from '../../../engines/scans';
+import { angleGap, quadIoU } from '../../../engines/scans/geometry';
 import { generatedPictures, makeScan, type Picture, type ScanTruth } from '../../support/scans';
 
 // Scans made here (tests/support/scans.ts) at 100 dpi, so each is an A4 or Letter page of about 1 MP: the splitter

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetFfmpegCheck } from '../../../netlify/lib/video/ffmpeg';
-import { videoEngineStatus, selectVideoEngine } from '../../../netlify/lib/video/index';
+import { resetFfmpegCheck } from '../../../engines/video/ffmpeg';
+import { videoEngineStatus, selectVideoEngine } from '../../../netlify/lib/providers/video-engine';
 
 describe('videoEngineStatus', () => {
   const saved = process.env.FFMPEG_PATH;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { findFaces, hasColour } from '../../../netlify/lib/video/layers/people';
-import { alphaMatte } from '../../../netlify/lib/video/layers/matte';
-import { fillBackground, pullPush } from '../../../netlify/lib/video/layers/background';
-import { distanceTo } from '../../../netlify/lib/video/layers/planes';
-import { rgbToYuv420 } from '../../../netlify/lib/video/yuv';
+import { findFaces, hasColour } from '../../../engines/video/layers/people';
+import { alphaMatte } from '../../../engines/video/layers/matte';
+import { fillBackground, pullPush } from '../../../engines/video/layers/background';
+import { distanceTo } from '../../../engines/video/layers/planes';
+import { rgbToYuv420 } from '../../../engines/video/yuv';
 import { sceneAt } from '../../support/video';
 
 describe('people', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GridCut, NEIGHBOURS_8 } from '../../../netlify/lib/video/layers/maxflow';
+import { GridCut, NEIGHBOURS_8 } from '../../../engines/video/layers/maxflow';
 import { mulberry32 } from '../../../src/lib/random';
 
 type Problem = { width: number; height: number; source: number[]; sink: number[]; links: Map<string, number> };

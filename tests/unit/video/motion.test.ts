@@ -6,9 +6,9 @@ import {
   parseMotion,
   planCameraPath,
   type CameraRect,
-} from '../../../netlify/lib/video/motion';
-import { salientPoint } from '../../../netlify/lib/video/saliency';
-import { outputSize } from '../../../netlify/lib/video/frame';
+} from '../../../engines/video/motion';
+import { salientPoint } from '../../../engines/video/saliency';
+import { outputSize } from '../../../engines/video/frame';
 
 const centre = (r: CameraRect) => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });
 const inside = (r: CameraRect) =>

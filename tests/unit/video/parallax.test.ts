@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cameraRectAt, parseMotion, planCameraPath, progressAt } from '../../../netlify/lib/video/motion';
-import { BackgroundMap, FLAT, MIN_FACTOR, Motion, subjectFactors, subjectSource, type Depth } from '../../../netlify/lib/video/parallax/plan';
-import { chooseDepth } from '../../../netlify/lib/video/parallax/depth';
+import { cameraRectAt, parseMotion, planCameraPath, progressAt } from '../../../engines/video/motion';
+import { BackgroundMap, FLAT, MIN_FACTOR, Motion, subjectFactors, subjectSource, type Depth } from '../../../engines/video/parallax/plan';
+import { chooseDepth } from '../../../engines/video/parallax/depth';
 
 const FRAMES = 150;
 const PROMPTS = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ONE, sampleFixed, sampleRow } from '../../../netlify/lib/video/sampling';
+import { ONE, sampleFixed, sampleRow } from '../../../engines/video/sampling';
 
 describe('sampleRow (the background row kernel)', () => {
   // A plane with every kind of neighbour difference (pseudo-random bytes, then a hard edge).

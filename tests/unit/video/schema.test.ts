@@ -4,7 +4,7 @@ import { jobResolution, jobSubjects, processVideoRequestSchema } from '../../../
 import { MSG } from '../../../src/lib/messages';
 import { ITEM_NAMES, ITEM_PRICES, VIDEO_1080P, transformationItem } from '../../../src/lib/catalog';
 import { $cartItems, addToCart, clearCart } from '../../../src/lib/cart';
-import { checkVideoInput, readImageHeader, VideoInputError } from '../../../netlify/lib/video/input';
+import { checkVideoInput, readImageHeader, VideoInputError } from '../../../engines/video/input';
 
 const pngDataUrl = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const valid = { imageData: pngDataUrl, prompt: 'zoom in slowly', mode: 'standard', duration: 5 };

@@ -9,9 +9,9 @@ import {
   poseOf,
   squareAround,
   suppress,
-} from '../../../netlify/lib/vision/decode';
-import { MESH } from '../../../netlify/lib/vision/mesh';
-import type { MeshPoint } from '../../../netlify/lib/vision/types';
+} from '../../../engines/vision/decode';
+import { MESH } from '../../../engines/vision/mesh';
+import type { MeshPoint } from '../../../engines/vision/types';
 
 describe('BlazeFace decoding', () => {
   it('has 896 anchors for 256 px: 512 at stride 16, then 384 at stride 32', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asShares, fromShares } from '../../../netlify/lib/vision/known-subjects';
+import { asShares, fromShares } from '../../../engines/vision/known-subjects';
 
 // Boxes the tab's defaults found on the whole photo, placed on a copy of it or on the part of it a clip's frame shows.
 describe('fromShares', () => {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { closePool, databaseConnection } from '../../../../netlify/lib/db';
 import { applyMigrations, pgTarget } from '../../../../netlify/lib/db/migrations';
-import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/embedded/embedded-services';
+import { startEmbeddedServices, type EmbeddedServices } from '../../../../scripts/platform/embedded/embedded-services';
 import { findPostgresBin, MISSING_POSTGRES, postgresAvailability, startDebianPostgres } from '../../../support/debian-postgres';
 
 /**

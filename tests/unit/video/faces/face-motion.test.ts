@@ -2,14 +2,13 @@
 // (mesh.json, taken from the astronaut portrait), animated over a still camera so every change is the face's.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { eyeOf, boundsOf, poseOf } from '../../../../netlify/lib/vision/decode';
-import { MESH } from '../../../../netlify/lib/vision/mesh';
-import type { Face } from '../../../../netlify/lib/vision/types';
-import { chooseMotion, FaceAnimator, planFaces } from '../../../../netlify/lib/video/faces';
-import { buildRig, keepsShape, posed } from '../../../../netlify/lib/video/faces/rig';
-import { closureAt, poseAt } from '../../../../netlify/lib/video/faces/timing';
-import { warpPlane } from '../../../../netlify/lib/video/faces/warp';
-import type { CameraPath } from '../../../../netlify/lib/video/motion';
+import { eyeOf, boundsOf, poseOf, MESH } from '../../../../engines/vision';
+import type { Face } from '../../../../engines/vision';
+import { chooseMotion, FaceAnimator, planFaces } from '../../../../engines/video/faces';
+import { buildRig, keepsShape, posed } from '../../../../engines/video/faces/rig';
+import { closureAt, poseAt } from '../../../../engines/video/faces/timing';
+import { warpPlane } from '../../../../engines/video/faces/warp';
+import type { CameraPath } from '../../../../engines/video/motion';
 
 const W = 400, H = 400, FRAMES = 150, FPS = 30;
 const fixture = JSON.parse(readFileSync(new URL('./mesh.json', import.meta.url), 'utf8')) as { points: number[][] };

@@ -1,0 +1,34 @@
+// Image engine: upload validation, restoration, colorization (offline exemplar, local ONNX model or
+// hosted Replicate model behind one Colorizer interface), colour hints, previews.
+export { IMAGE_MODELS, IMAGE_MODEL_IDS, MAX_HINTS, imageModelSchema, promptSchema, colorHintSchema, colorHintsSchema, restoreRequestSchema } from '../../src/lib/tool/image-schema';
+export type { ImageModel, ColorHint, RestoreRequest } from '../../src/lib/tool/image-schema';
+export { ImageInputError, ColorizerError } from './errors';
+export { inspectImage, sniffFormat, headerDimensions, MAX_INPUT_BYTES, MAX_INPUT_PIXELS } from './inspect';
+export type { ImageFormat, InspectedImage } from './inspect';
+export { restoreAndColorize, automaticPass, recolourPass, renderPass, photoTone } from './pipeline';
+export { encodePass, decodePass, PASS_VERSION } from './render-cache';
+export { healMarks, healMarkSchema, healMarksSchema, MAX_HEAL_MARKS, MAX_HEAL_POINTS, HEAL_RADIUS } from './fill/heal';
+export type { HealMark } from './fill/heal';
+export type { RestoreResult, RestoreOpts, AutomaticPass, ColourSource } from './pipeline';
+export { builtInColorizer } from './select';
+export type { Colorizer, ColorizerId, LumaPlane, ChromaPlanes } from './colorizer';
+export { exemplarColorizer } from './exemplar';
+export { onnxColorizer } from './onnx';
+export { detectionEvidence } from './detect/detector';
+export { FEATURE_COUNT, FEATURE_NAMES } from './detect/evidence';
+export type { Evidence } from './detect/evidence';
+export { findDamage, isOversampled } from './detect/find';
+export { predict, squash } from './detect/model';
+export type { Network } from './detect/model';
+export { OBJECT_FEATURE_COUNT, OBJECT_FEATURE_NAMES, damageObjects } from './detect/objects';
+export { medianPlane, pixelNoise } from './detect/residual';
+export { GRID_FILE, REFERENCE_DIR, exemplarColorize, writeColourGrid } from './exemplar';
+export { fillFromSurroundings } from './fill/fill';
+export { FILL_FEATURE_COUNT, FILL_SCALE, fillFeatures } from './fill/learned';
+export { inpaintPatches } from './fill/patches';
+export { openImage, wrongTypeMessage } from './inspect';
+export { photoAge, photoAgeOfPixels } from './looks-old';
+export { ONNX_IO, onnxModelAvailable, onnxModelPath, onnxSidecarPath } from './onnx';
+export type { OnnxIo } from './onnx';
+export { analysePortrait } from './portrait/index';
+export { faceRegions } from './portrait/regions';
