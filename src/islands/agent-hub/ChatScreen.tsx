@@ -1,98 +1,57 @@
-import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, type ChangeEvent } from 'react';
 import type { Agent } from '../../lib/chat/agents';
-import { withFileTag, fileTag } from '../../lib/chat/attachments';
-import { transcript, transcriptFileName } from '../../lib/chat/conversation';
-import { ACCEPTED_FILE_TYPES, CHAT_LIMITS, DEFAULT_SAMPLING, type SamplingSettings } from '../../lib/chat/request-limits';
-import type { ChatModelsResponse } from '../../lib/chat/models';
-import { CONTINUE_PROMPT } from '../../lib/chat/errors';
-import { MSG } from '../../lib/messages';
-import { toast } from '../../lib/toast';
+import {
+  $attachment,
+  $draft,
+  $input,
+  $messages,
+  $model,
+  $models,
+  $settings,
+  $waiting,
+  attachFile,
+  chooseModel,
+  continueReply,
+  downloadConversation,
+  removeAttachment,
+  sendMessage,
+  setInput,
+  setSettings,
+  stopReply,
+} from '../../lib/chat/hub-state';
+import { ACCEPTED_FILE_TYPES } from '../../lib/chat/request-limits';
 import { AdvancedSettings } from './AdvancedSettings';
 import { Composer } from './Composer';
-import { downloadText, readAsDataUrl, tooLargeMessage, type AttachedFile } from './files';
 import { AgentIcon, BackIcon, DownloadIcon, UploadIcon } from './icons';
 import { MessageList } from './MessageList';
 import { ModelSelect } from './ModelSelect';
-import { useChat } from './useChat';
 
 interface Props {
   agent: Agent;
-  models: ChatModelsResponse | null;
-  /** Takes the list the server refreshed after a model went away (or fetches it again). */
-  reloadModels: (list?: ChatModelsResponse) => void;
   onBack: () => void;
 }
 
-/** One agent's chat screen: back, model, settings, upload, download, messages, input. */
-export function ChatScreen({ agent, models, reloadModels, onBack }: Props) {
-  const [model, setModel] = useState<string | null>(null);
-  const onModelGone = useCallback(
-    (list?: ChatModelsResponse) => {
-      // The server refreshed its list: show the new one, on its default.
-      setModel(null);
-      reloadModels(list);
-    },
-    [reloadModels],
-  );
-  const { messages, draft, waiting, send, stop } = useChat(agent, { onModelGone });
-  const [settings, setSettings] = useState<SamplingSettings>(DEFAULT_SAMPLING);
-  const [input, setInput] = useState('');
-  const [attachment, setAttachment] = useState<AttachedFile | null>(null);
+/** One agent's chat screen: back, model, settings, upload, download, messages, input (state: src/lib/chat/hub-state.ts). */
+export function ChatScreen({ agent, onBack }: Props) {
+  const messages = useStore($messages);
+  const draft = useStore($draft);
+  const waiting = useStore($waiting);
+  const models = useStore($models);
+  const model = useStore($model);
+  const settings = useStore($settings);
+  const input = useStore($input);
+  const attachment = useStore($attachment);
   const fileRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // Moving focus to the new screen's heading tells keyboard and screen-reader users where they are.
   useEffect(() => headingRef.current?.focus(), []);
 
-  const offered = models?.models ?? [];
-  // A choice the list no longer has (after a refresh) falls back to the default.
-  const selectedModel = (model && offered.some((m) => m.id === model) ? model : null) ?? models?.defaultModel ?? '';
-  const vision = offered.find((m) => m.id === selectedModel)?.vision === true;
-  const configured = models?.configured !== false;
-
-  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+  const onFile = (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = ''; // Choosing the same file again must fire change again.
-    if (!file) return;
-    if (file.size > CHAT_LIMITS.maxAttachmentBytes) {
-      toast.error(tooLargeMessage(file.name));
-      return;
-    }
-    try {
-      const dataUrl = await readAsDataUrl(file);
-      setInput((current) => withFileTag(current, file.name, attachment?.file.name));
-      setAttachment({ file, dataUrl });
-    } catch {
-      toast.error(MSG.chatFileError);
-    }
-  };
-
-  const removeAttachment = () => {
-    if (!attachment) return;
-    const tag = fileTag(attachment.file.name);
-    setInput((current) => (current.startsWith(tag) ? current.slice(tag.length).trimStart() : current));
-    setAttachment(null);
-  };
-
-  const onSend = async () => {
-    const text = input.trim();
-    if (!text || waiting) return;
-    setInput('');
-    const sent = attachment;
-    const ok = await send({ text, model: selectedModel, vision, settings, attachment: sent });
-    // The file sent is cleared after a successful reply; after a failure it stays for a retry. Only that file: one
-    // attached while the reply was finishing belongs to the next question.
-    if (ok) setAttachment((current) => (current === sent ? null : current));
-  };
-
-  const onContinue = () => {
-    if (waiting) return;
-    void send({ text: CONTINUE_PROMPT, model: selectedModel, vision, settings, attachment: null });
-  };
-
-  const onDownload = () => {
-    downloadText(transcriptFileName(agent.id), transcript(agent, messages));
-    toast.success(MSG.chatDownloaded);
+    if (file) void attachFile(file);
   };
 
   return (
@@ -109,7 +68,7 @@ export function ChatScreen({ agent, models, reloadModels, onBack }: Props) {
       </div>
 
       <div className="flex flex-wrap items-end gap-3">
-        <ModelSelect models={models} value={selectedModel} onChange={setModel} />
+        <ModelSelect models={models} value={model.id} onChange={chooseModel} />
         <input
           ref={fileRef}
           id="chat-file"
@@ -124,7 +83,7 @@ export function ChatScreen({ agent, models, reloadModels, onBack }: Props) {
           <UploadIcon className="size-4" />
           Upload
         </button>
-        <button type="button" className="btn-secondary" onClick={onDownload}>
+        <button type="button" className="btn-secondary" onClick={downloadConversation}>
           <DownloadIcon className="size-4" />
           Download
         </button>
@@ -150,14 +109,14 @@ export function ChatScreen({ agent, models, reloadModels, onBack }: Props) {
       )}
 
       <div className="flex h-[70vh] flex-col overflow-hidden rounded-xl border border-border bg-surface supports-[height:70dvh]:h-[70dvh]">
-        <MessageList agent={agent} messages={messages} draft={draft} onContinue={configured ? onContinue : undefined} />
+        <MessageList agent={agent} messages={messages} draft={draft} onContinue={model.configured ? continueReply : undefined} />
         <Composer
           value={input}
           onChange={setInput}
-          onSend={onSend}
-          onStop={stop}
+          onSend={() => void sendMessage()}
+          onStop={stopReply}
           waiting={waiting}
-          disabled={!configured || !selectedModel}
+          disabled={!model.configured || !model.id}
         />
       </div>
     </section>

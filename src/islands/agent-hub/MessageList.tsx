@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Agent } from '../../lib/chat/agents';
 import type { ConversationMessage } from '../../lib/chat/conversation';
 import { CHAT_CUT_NOTES } from '../../lib/chat/errors';
-import type { Draft } from './useChat';
+import type { Draft } from '../../lib/chat/hub-state';
 
 // The Markdown renderer is only needed once a chat is open: keep it out of the first load.
 const Markdown = lazy(() => import('./Markdown'));

@@ -8,7 +8,7 @@ import { BATCH_LIMITS, BATCH_POLL_MS, batchUrl, countsAsPhoto, type BatchAnswer 
 import { INLINE_UPLOAD_MAX_BYTES, isAcceptedFile, previewUrl } from './constants';
 import { ApiError, uploadLarge } from './api';
 import { $package, packageKeyHeaders, refreshPackage, rememberTaken } from './package-state';
-import { announce, tell } from './state';
+import { announce, tell } from './state/shared';
 
 /**
  * The image tab's batch: many photos at once. The files chosen (a multi-select, a dropped folder) wait here until the

@@ -5,7 +5,7 @@ import { $package } from '../../../lib/tool/package-state';
 import { $imageOptions } from '../../../lib/tool/state';
 import BatchPanel from '../batch/BatchPanel';
 import { FILE_ACCEPT, MAX_UPLOAD_MB } from '../../../lib/tool/constants';
-import { $imageTab, chooseFile, deleteResult, restoreImage } from '../../../lib/tool/state';
+import { $imageTab, chooseImageFile, deleteResult, restoreImage } from '../../../lib/tool/state';
 import ToolTabLayout from './ToolTabLayout';
 import { useTab } from './useTab';
 import ImageOptions from '../options/ImageOptions';
@@ -43,7 +43,7 @@ export default function ImageTab() {
         file: many ? null : tab.file,
         onFile: (f) => {
           clearChosen();
-          chooseFile('image', f);
+          chooseImageFile(f);
         },
         onFiles: chooseBatch,
       }}

@@ -2,7 +2,7 @@ import { useEffect, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { MSG } from '../../../lib/messages';
 import { FILE_ACCEPT, MAX_UPLOAD_MB } from '../../../lib/tool/constants';
-import { $videoOptions, $videoService, $videoTab, checkVideoService, chooseFile, deleteResult, generateVideo, setVideoOptions } from '../../../lib/tool/state';
+import { $videoOptions, $videoService, $videoTab, checkVideoService, chooseVideoFile, deleteResult, generateVideo, setVideoOptions } from '../../../lib/tool/state';
 import ToolTabLayout from './ToolTabLayout';
 import { useTab } from './useTab';
 import VideoOptions from '../options/VideoOptions';
@@ -46,7 +46,7 @@ export default function VideoTab() {
           )}
         </>
       }
-      upload={{ title: 'Upload a photo to animate', accept: FILE_ACCEPT.video, hint: `JPEG or PNG, up to ${MAX_UPLOAD_MB} MB.`, file: tab.file, onFile: (f) => chooseFile('video', f) }}
+      upload={{ title: 'Upload a photo to animate', accept: FILE_ACCEPT.video, hint: `JPEG or PNG, up to ${MAX_UPLOAD_MB} MB.`, file: tab.file, onFile: chooseVideoFile }}
       formLabel="Video options"
       options={<VideoOptions />}
       ready={!!fromImage}

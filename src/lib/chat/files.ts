@@ -1,4 +1,4 @@
-import { CHAT_LIMITS } from '../../lib/chat/request-limits';
+import { CHAT_LIMITS } from './request-limits';
 
 export interface AttachedFile {
   file: File;
