@@ -1,6 +1,6 @@
 // Public surface of the vision module: real pretrained models (MediaPipe BlazeFace, FaceMesh and Selfie
 // segmentation, NanoDet COCO detection; files in ./models with their licences) run on TensorFlow.js with the
-// WebAssembly backend. Models load once per process, on first use or at a function's cold start (`loadVision`).
+// WebAssembly backend. Models load once per process, on first use (`loadVision` loads them ahead of it).
 // Both engines call it with interleaved RGB: the video engine's `Rgb`, or the image engine's sharp raw buffers.
 
 import { analyse, loadModels, decodeForVision } from './analyse';
