@@ -1,3 +1,6 @@
+import { z } from './zod';
+import { emailSchema } from './email-schema';
+
 /**
  * The team's inbox at /admin/inbox (src/islands/admin/Inbox.tsx) and its JSON functions under /api/admin/*:
  * the tabs, the addresses, and the rows each tab lists. Visitors never sign in; only an address in
@@ -34,18 +37,33 @@ export const SESSION_HOURS = 12;
 /** Rows a tab shows (newest first); the CSV export has every row. */
 export const INBOX_PAGE_ROWS = 200;
 
-/** A tab's rows: column names in display order, values as text (null for none). */
-export interface InboxTable {
-  tab: InboxTab;
-  columns: string[];
-  rows: (string | null)[][];
-  /** Rows in all (the table may show fewer). */
-  total: number;
-  /** The outbox tab: each row's delivery id, for "send again". */
-  ids?: string[];
-}
+// The requests and answers of /api/admin/* (netlify/functions/admin-*.mts), read by the inbox with these schemas.
 
-export interface InboxSession {
-  email: string;
-  expiresAt: string;
-}
+/** A tab's rows: column names in display order, values as text (null for none). */
+export const inboxTableSchema = z.object({
+  tab: z.enum(INBOX_TABS),
+  columns: z.array(z.string()),
+  rows: z.array(z.array(z.string().nullable())),
+  /** Rows in all (the table may show fewer). */
+  total: z.number().int(),
+  /** The outbox tab: each row's delivery id, for "send again". */
+  ids: z.array(z.string()).optional(),
+});
+export type InboxTable = z.infer<typeof inboxTableSchema>;
+
+/** GET /api/admin/records/{tab}. */
+export const inboxTableAnswerSchema = inboxTableSchema.extend({ success: z.literal(true) });
+export type InboxTableAnswer = z.infer<typeof inboxTableAnswerSchema>;
+
+export const inboxSessionSchema = z.object({ email: z.string(), expiresAt: z.string() });
+export type InboxSession = z.infer<typeof inboxSessionSchema>;
+
+/** GET /api/admin/session: who is signed in (401 without a session). DELETE answers `{ success: true }`. */
+export const inboxSessionAnswerSchema = inboxSessionSchema.extend({ success: z.literal(true) });
+export type InboxSessionAnswer = z.infer<typeof inboxSessionAnswerSchema>;
+
+/** POST /api/admin/sign-in → the same `{ success, message }` for every address (../api-answer.ts messageAnswerSchema). */
+export const signInRequestSchema = z.object({ email: emailSchema });
+
+/** POST /api/admin/outbox/retry → `{ success, message }`. */
+export const outboxRetryRequestSchema = z.object({ id: z.uuid() });

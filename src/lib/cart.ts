@@ -2,7 +2,8 @@ import { atom } from 'nanostores';
 import { findImagePackage, transformationItem } from './catalog';
 import { orderPageUrl } from './checkout-status';
 import { MSG } from './messages';
-import type { CheckoutRequest } from './orders-schema';
+import { checkoutAnswerSchema, type CheckoutRequest } from './orders-schema';
+import { readAnswer, jsonOf } from './api-answer';
 import { previewUrl } from './tool/constants';
 import type { VideoResolution } from './tool/video-modes';
 import { $cartItems, $checkoutKey, $purchases, checkoutKeyFor, isDownloadLink, type CartItem } from './cart-state';
@@ -102,16 +103,6 @@ export interface CheckoutSuccess extends ActionResult {
   redirectUrl: string;
 }
 
-interface CheckoutResponse {
-  success: true;
-  paymentId: string;
-  amount: number;
-  orderToken: string;
-  downloads?: unknown;
-  /** Present with real payments: the hosted payment page. */
-  checkoutUrl?: unknown;
-}
-
 /** The payment page the server names must be a web address, never a script or data URL. */
 const isWebUrl = (value: unknown): value is string => {
   try {
@@ -132,11 +123,6 @@ export function rememberDownloads(downloads: unknown): void {
     if (typeof d?.transformationId === 'string' && isDownloadLink(d.transformationId, d.url)) next[d.transformationId] = d.url;
   }
   $purchases.set(next);
-}
-
-function isCheckoutResponse(data: unknown): data is CheckoutResponse {
-  const d = data as Partial<CheckoutResponse> | null;
-  return !!d && d.success === true && typeof d.paymentId === 'string' && typeof d.orderToken === 'string' && typeof d.amount === 'number';
 }
 
 /** What the checkout sends for a cart item: its id, and a result's owner secret (kept with it, else in the store). */
@@ -163,7 +149,7 @@ export async function checkout(
   if ($cartProcessing.get()) return { ok: false, message: 'Checkout is already in progress' };
   $cartProcessing.set(true);
   try {
-    // Typed by the server's schema (type only: the browser bundle stays free of zod; the server parses).
+    // Typed by the server's schema; the answer is read with the checkout's answer schema.
     const body: CheckoutRequest = {
       idempotencyKey: checkoutKeyFor(items),
       items: items.map(checkoutItem),
@@ -174,13 +160,16 @@ export async function checkout(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    const data: unknown = await response.json().catch(() => ({}));
-    if (!response.ok || !isCheckoutResponse(data)) {
+    let data;
+    try {
+      // A refusal carries the server's words; an answer that is not a checkout's, the generic failure.
+      data = readAnswer(checkoutAnswerSchema, response.status, jsonOf(await response.text().catch(() => '')), MSG.checkoutFailed());
+    } catch (error) {
       // The server answered, so nothing was lost: the next attempt gets a fresh key (a payment the key
       // belonged to may have expired or failed and cannot be replayed).
       $checkoutKey.set(null);
-      const error = (data as { error?: unknown })?.error;
-      return { ok: false, message: MSG.checkoutFailed(typeof error === 'string' ? error : undefined) };
+      const words = (error as Error).message;
+      return { ok: false, message: words === MSG.checkoutFailed() ? words : MSG.checkoutFailed(words) };
     }
     const { paymentId, orderToken, amount, checkoutUrl } = data;
     if (checkoutUrl !== undefined) {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { z } from 'zod';
 import { HttpError } from '../http';
 import { withRenderSlot } from './render-slots';
 import { query } from '../db';
@@ -10,9 +9,7 @@ import {
   decodePass,
   encodePass,
   ImageInputError,
-  imageModelSchema,
   inspectImage,
-  promptSchema,
   recolourPass,
   renderPass,
   restoreAndColorize,
@@ -26,6 +23,7 @@ import { makePreview, PREVIEW_MAX_SIDE } from '../media/image-preview';
 import { uploadWatermarkSeed } from '../media/watermark';
 import { withoutMetadata } from '../media/strip-metadata';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
+import { restoreRequestSchema } from '../../../src/lib/tool/image-schema';
 import { healWork } from '../../../src/lib/tool/heal-budget';
 import {
   completeTransformation,
@@ -45,11 +43,8 @@ import { TAKEN_BY_LIVE_PACKAGE } from '../packages/allowance';
 import { decodeReduced, inspectWithin } from './image-bounds';
 import { REFERENCE_MAX_SIDE, REFERENCE_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
 
-/** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id). */
-export const processImageOptionsSchema = z.object({
-  model: z.string({ error: MSG.selectModel }).min(1, MSG.selectModel).pipe(imageModelSchema),
-  prompt: promptSchema,
-});
+/** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id): the shared contract. */
+export const processImageOptionsSchema = restoreRequestSchema;
 
 /** Maps engine errors to HTTP errors with a message the buyer can act on. */
 export function toHttpError(error: unknown): unknown {

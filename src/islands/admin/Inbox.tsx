@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { ADMIN_PATHS, INBOX_TABS, INBOX_TAB_LABELS, type InboxSession, type InboxTab, type InboxTable } from '../../lib/admin';
+import { ADMIN_PATHS, INBOX_TABS, INBOX_TAB_LABELS, inboxSessionAnswerSchema, inboxTableAnswerSchema, type InboxSession, type InboxTab, type InboxTable } from '../../lib/admin';
+import { messageAnswerSchema, readResponse } from '../../lib/api-answer';
+import type { z } from '../../lib/zod';
 import { MSG } from '../../lib/messages';
 
 /**
@@ -15,11 +17,8 @@ const tabFromHash = (): InboxTab => {
   return (INBOX_TABS as readonly string[]).includes(hash) ? (hash as InboxTab) : 'orders';
 };
 
-async function readJson<T>(response: Response): Promise<T> {
-  const body = (await response.json().catch(() => ({}))) as T & { success?: boolean; error?: string };
-  if (!response.ok || body.success === false) throw Object.assign(new Error(body.error || MSG.serverError), { status: response.status });
-  return body;
-}
+/** An answer of /api/admin/*, read with its schema (src/lib/admin.ts); a refusal or a mismatch is an ApiError. */
+const readJson = <S extends z.ZodType>(schema: S, response: Response) => readResponse(schema, response, MSG.serverError);
 
 export default function Inbox() {
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -38,7 +37,7 @@ export default function Inbox() {
     const onHash = () => setTab(tabFromHash());
     window.addEventListener('hashchange', onHash);
     fetch(ADMIN_PATHS.api.session, { cache: 'no-store' })
-      .then((res) => (res.status === 401 ? signedOut() : readJson<InboxSession>(res).then((session) => setState({ kind: 'signed-in', session }))))
+      .then((res) => (res.status === 401 ? signedOut() : readJson(inboxSessionAnswerSchema, res).then(({ email, expiresAt }) => setState({ kind: 'signed-in', session: { email, expiresAt } }))))
       .catch((e: Error) => signedOut(e.message));
     return () => window.removeEventListener('hashchange', onHash);
   }, [signedOut]);
@@ -48,7 +47,7 @@ export default function Inbox() {
     try {
       const res = await fetch(ADMIN_PATHS.api.records(which), { cache: 'no-store' });
       if (res.status === 401) return signedOut(MSG.signInRequired);
-      setTable(await readJson<InboxTable>(res));
+      setTable(await readJson(inboxTableAnswerSchema, res));
     } catch (e) {
       setError((e as Error).message);
     }
@@ -62,7 +61,7 @@ export default function Inbox() {
     setNote('');
     try {
       const res = await fetch(ADMIN_PATHS.api.retry, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id }) });
-      setNote((await readJson<{ message: string }>(res)).message);
+      setNote((await readJson(messageAnswerSchema, res)).message);
       await load('outbox');
     } catch (e) {
       setError((e as Error).message);
@@ -156,7 +155,7 @@ function SignInForm({ note }: { note?: string }) {
     setMessage('');
     try {
       const res = await fetch(ADMIN_PATHS.api.signIn, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
-      setMessage((await readJson<{ message: string }>(res)).message);
+      setMessage((await readJson(messageAnswerSchema, res)).message);
     } catch (e) {
       setError((e as Error).message);
     } finally {
