@@ -1,5 +1,7 @@
 import { z } from './zod';
 import { emailSchema } from './email-schema';
+import { MSG } from './messages';
+import { ApiError, doneAnswerSchema, messageAnswerSchema, requestJson } from './api-answer';
 
 /**
  * The team's inbox at /admin/inbox (src/islands/admin/Inbox.tsx) and its JSON functions under /api/admin/*:
@@ -67,3 +69,38 @@ export const signInRequestSchema = z.object({ email: emailSchema });
 
 /** POST /api/admin/outbox/retry → `{ success, message }`. */
 export const outboxRetryRequestSchema = z.object({ id: z.uuid() });
+
+// The inbox's calls (src/islands/admin/Inbox.tsx), each answer read with its schema (./api-answer.ts): a refusal or
+// an answer of another shape is an ApiError with the server's words, or MSG.serverError.
+
+const signedOutIsNull = (error: unknown): null => {
+  if (error instanceof ApiError && error.status === 401) return null;
+  throw error;
+};
+
+/** Who is signed in; null without a session (401). */
+export async function loadInboxSession(fetchImpl: typeof fetch = fetch): Promise<InboxSession | null> {
+  return requestJson(inboxSessionAnswerSchema, 'GET', ADMIN_PATHS.api.session, { fallback: MSG.serverError, fetchImpl })
+    .then(({ email, expiresAt }) => ({ email, expiresAt }), signedOutIsNull);
+}
+
+/** A tab's rows; null when the session ended (401). */
+export async function loadInboxTable(tab: InboxTab, fetchImpl: typeof fetch = fetch): Promise<InboxTable | null> {
+  return requestJson(inboxTableAnswerSchema, 'GET', ADMIN_PATHS.api.records(tab), { fallback: MSG.serverError, fetchImpl })
+    .then(({ success: _success, ...table }) => table, signedOutIsNull);
+}
+
+/** "Send again" for an outbox delivery: the server's note. */
+export async function retryDelivery(id: string, fetchImpl: typeof fetch = fetch): Promise<string> {
+  return (await requestJson(messageAnswerSchema, 'POST', ADMIN_PATHS.api.retry, { body: { id }, fallback: MSG.serverError, fetchImpl })).message;
+}
+
+/** Asks for a sign-in link: the same answer for every address. */
+export async function askForSignInLink(email: string, fetchImpl: typeof fetch = fetch): Promise<string> {
+  return (await requestJson(messageAnswerSchema, 'POST', ADMIN_PATHS.api.signIn, { body: { email }, fallback: MSG.serverError, fetchImpl })).message;
+}
+
+/** Signs out (the cookie is cleared); a failure changes nothing the page shows. */
+export async function signOutOfInbox(fetchImpl: typeof fetch = fetch): Promise<void> {
+  await requestJson(doneAnswerSchema, 'DELETE', ADMIN_PATHS.api.session, { fallback: MSG.serverError, fetchImpl }).catch(() => undefined);
+}

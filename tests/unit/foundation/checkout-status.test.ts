@@ -9,7 +9,7 @@ const order = (status: PaymentStatus) => orderAnswer({ paymentId: 'p1', orderTok
 
 describe('waitForPayment', () => {
   it('asks about the session until the webhook has settled the order', async () => {
-    const answers = ['pending', 'pending', 'completed'];
+    const answers: PaymentStatus[] = ['pending', 'pending', 'completed'];
     const fetchImpl = vi.fn(async () => Response.json(order(answers.shift()!)));
     const paid = await waitForPayment('cs_test_1', { fetchImpl: fetchImpl as unknown as typeof fetch, intervalMs: 1 });
     expect(paid.status).toBe('completed');
