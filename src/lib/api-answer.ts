@@ -39,8 +39,7 @@ export function jsonOf(text: string): unknown {
 
 /** The server's own words in a refusal, when it sent some. */
 export function refusalText(body: unknown): string | undefined {
-  const error = (body as { error?: unknown } | null | undefined)?.error;
-  return typeof error === 'string' && error ? error : undefined;
+  return z.object({ error: z.string().min(1) }).safeParse(body).data?.error;
 }
 
 /**
@@ -74,7 +73,7 @@ export async function requestJson<S extends z.ZodType>(
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: 'no-store',
   }).catch((error: unknown) => {
-    if ((error as Error)?.name === 'AbortError') throw error;
+    if (error instanceof Error && error.name === 'AbortError') throw error;
     throw new ApiError(MSG.networkError, 0);
   });
   return readResponse(schema, res, fallback);

@@ -2,7 +2,7 @@ import { atom } from 'nanostores';
 import { findImagePackage, transformationItem } from './catalog';
 import { orderPageUrl } from './checkout-status';
 import { MSG } from './messages';
-import { checkoutAnswerSchema, type CheckoutRequest } from './orders-schema';
+import { checkoutAnswerSchema, orderDownloadSchema, type CheckoutRequest } from './orders-schema';
 import { readAnswer, jsonOf } from './api-answer';
 import { previewUrl } from './tool/constants';
 import type { VideoResolution } from './tool/video-modes';
@@ -112,6 +112,9 @@ const isWebUrl = (value: unknown): value is string => {
   }
 };
 
+/** What a download entry of an order must have for the tool to use it (./orders-schema.ts `orderDownloadSchema`). */
+const downloadLinkSchema = orderDownloadSchema.pick({ transformationId: true, url: true });
+
 /**
  * Keeps the clean-file links of an order (checkout answer or success page), keyed by transformation id, so
  * the tool's Download gives the clean file from then on. Anything that is not a download link is ignored.
@@ -119,8 +122,9 @@ const isWebUrl = (value: unknown): value is string => {
 export function rememberDownloads(downloads: unknown): void {
   if (!Array.isArray(downloads)) return;
   const next = { ...$purchases.get() };
-  for (const d of downloads as { transformationId?: unknown; url?: unknown }[]) {
-    if (typeof d?.transformationId === 'string' && isDownloadLink(d.transformationId, d.url)) next[d.transformationId] = d.url;
+  for (const entry of downloads) {
+    const d = downloadLinkSchema.safeParse(entry).data;
+    if (d && isDownloadLink(d.transformationId, d.url)) next[d.transformationId] = d.url;
   }
   $purchases.set(next);
 }
@@ -168,7 +172,7 @@ export async function checkout(
       // The server answered, so nothing was lost: the next attempt gets a fresh key (a payment the key
       // belonged to may have expired or failed and cannot be replayed).
       $checkoutKey.set(null);
-      const words = (error as Error).message;
+      const words = error instanceof Error ? error.message : MSG.checkoutFailed();
       return { ok: false, message: words === MSG.checkoutFailed() ? words : MSG.checkoutFailed(words) };
     }
     const { paymentId, orderToken, amount, checkoutUrl } = data;
