@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { MSG } from '../lib/messages';
-import { sendLead } from '../lib/forms';
 import { NEWSLETTER_CONSENT } from '../lib/newsletter';
 import { toast } from '../lib/toast';
 
@@ -30,6 +29,8 @@ export default function LeadForm({ source, guide, button = 'Get the Free Guide' 
     setError('');
     try {
       const text = (field: string) => String(data.get(field) ?? '');
+      // The form's client and its answer's schema (zod) load on the first submit, not with the page.
+      const { sendLead } = await import('../lib/forms');
       const sent = await sendLead({ name: text('name'), email: text('email'), source, guide, newsletter, company_website: text('company_website') });
       form.reset();
       const message = `${sent}${newsletter ? ` ${MSG.leadNewsletterPending}` : ''}`;

@@ -2,8 +2,7 @@ import { atom } from 'nanostores';
 import { findImagePackage, transformationItem } from './catalog';
 import { orderPageUrl } from './checkout-status';
 import { MSG } from './messages';
-import { checkoutAnswerSchema, orderDownloadSchema, type CheckoutRequest } from './orders-schema';
-import { readAnswer, jsonOf } from './api-answer';
+import type { CheckoutRequest } from './orders-schema';
 import { previewUrl } from './tool/constants';
 import type { VideoResolution } from './tool/video-modes';
 import { $cartItems, $checkoutKey, $purchases, checkoutKeyFor, isDownloadLink, type CartItem } from './cart-state';
@@ -112,9 +111,6 @@ const isWebUrl = (value: unknown): value is string => {
   }
 };
 
-/** What a download entry of an order must have for the tool to use it (./orders-schema.ts `orderDownloadSchema`). */
-const downloadLinkSchema = orderDownloadSchema.pick({ transformationId: true, url: true });
-
 /**
  * Keeps the clean-file links of an order (checkout answer or success page), keyed by transformation id, so
  * the tool's Download gives the clean file from then on. Anything that is not a download link is ignored.
@@ -122,9 +118,11 @@ const downloadLinkSchema = orderDownloadSchema.pick({ transformationId: true, ur
 export function rememberDownloads(downloads: unknown): void {
   if (!Array.isArray(downloads)) return;
   const next = { ...$purchases.get() };
-  for (const entry of downloads) {
-    const d = downloadLinkSchema.safeParse(entry).data;
-    if (d && isDownloadLink(d.transformationId, d.url)) next[d.transformationId] = d.url;
+  const entries: unknown[] = downloads;
+  for (const d of entries) {
+    if (typeof d !== 'object' || d === null || !('transformationId' in d) || !('url' in d)) continue;
+    const { transformationId: id, url } = d;
+    if (typeof id === 'string' && isDownloadLink(id, url)) next[id] = url;
   }
   $purchases.set(next);
 }
@@ -159,6 +157,9 @@ export async function checkout(
       items: items.map(checkoutItem),
       ...(email.trim() && { email: email.trim() }),
     };
+    // The answer's reader and schema (zod) load when the buyer checks out: the pages that only add to the cart
+    // (a package button on a landing page) carry none of it.
+    const [{ readAnswer, jsonOf }, { checkoutAnswerSchema }] = await Promise.all([import('./api-answer'), import('./orders-schema')]);
     const response = await fetchImpl('/api/checkout', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

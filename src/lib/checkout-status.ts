@@ -3,8 +3,7 @@
  * its webhook lands, so the page asks the server about the session until the order leaves `pending`.
  */
 import { MSG } from './messages';
-import { readResponse } from './api-answer';
-import { orderAnswerSchema, type Confirmation, type OrderAnswer } from './orders-schema';
+import type { Confirmation, OrderAnswer } from './orders-schema';
 
 export type { Confirmation };
 
@@ -33,7 +32,9 @@ export const orderUrl = (paymentId: string, orderToken: string) =>
  * The order an answer carries, read with its schema; else the server's message (a generic one when it sent none, or
  * sent something that is not an order) as an ApiError.
  */
-function readOrder(response: Response): Promise<PaidOrder> {
+async function readOrder(response: Response): Promise<PaidOrder> {
+  // Loaded here, not with the module: the cart imports this one, and the pages that only add to it carry no zod.
+  const [{ readResponse }, { orderAnswerSchema }] = await Promise.all([import('./api-answer'), import('./orders-schema')]);
   return readResponse(orderAnswerSchema, response, MSG.orderLoadFailed);
 }
 

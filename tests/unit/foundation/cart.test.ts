@@ -140,6 +140,8 @@ describe('checkout action', () => {
     const first = checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     const second = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(second.ok).toBe(false);
+    // The first is under way (its answer's reader loads first): the request is out, its answer not yet in.
+    await vi.waitFor(() => expect(fetchImpl).toHaveBeenCalled());
     release();
     await first;
     expect(fetchImpl).toHaveBeenCalledTimes(1);
