@@ -6,7 +6,7 @@ import { requestPackageLinks } from '../lib/packages/lost-link';
 import { batchesOfAllowance } from '../lib/batches';
 import { deliverSoon } from '../lib/outbox/worker';
 import { ownedItem } from '../lib/tool/ownership';
-import { lostLinkRequestSchema, takeRequestSchema, type PackageAnswer, type TakeAnswer } from '../../src/lib/packages';
+import { lostLinkRequestSchema, takeRequestSchema, type PackageAnswer, type TakeAnswer } from '../../src/lib/packages-schema';
 import type { MessageAnswer } from '../../src/lib/api-answer';
 
 // The buyer's package (netlify/lib/packages). Its key travels in the `x-package-key` header, never in a URL.

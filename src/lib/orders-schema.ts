@@ -1,7 +1,7 @@
 import { z } from './zod';
 import { emailSchema } from './email-schema';
 import { OWNER_SECRET_PATTERN } from './tool/ownership';
-import { allowanceSummarySchema } from './packages';
+import { allowanceSummarySchema } from './packages-schema';
 
 // The checkout's and the orders' contract, shared: the server parses the request and builds the answers with these
 // schemas, the cart and the success page build the body and read the answers with them. No Node imports here.

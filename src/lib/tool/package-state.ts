@@ -1,7 +1,8 @@
 import { map } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
 import { MSG } from '../messages';
-import { $packageKey, keyFromHash, packageAnswerSchema, packageHeaders, PACKAGE_FRAGMENT, takeAnswerSchema, type AllowanceSummary, type TakeAnswer } from '../packages';
+import { $packageKey, keyFromHash, packageHeaders, PACKAGE_FRAGMENT } from '../packages';
+import { packageAnswerSchema, takeAnswerSchema, type AllowanceSummary, type TakeAnswer } from '../packages-schema';
 import { ApiError, messageAnswerSchema, requestJson } from '../api-answer';
 import { isDownloadLink } from '../cart-state';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import checkout from '../../../netlify/functions/checkout.mts';
 import { messageAnswerSchema } from '../../../src/lib/api-answer';
 import { checkoutAnswerSchema } from '../../../src/lib/orders-schema';
-import { packageAnswerSchema, takeAnswerSchema } from '../../../src/lib/packages';
+import { packageAnswerSchema, takeAnswerSchema } from '../../../src/lib/packages-schema';
 import { MSG } from '../../../src/lib/messages';
 import { useEmbeddedPlatform } from '../platform/helpers/backends';
 import { newKey, seedCompleted } from '../platform/helpers/seed';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { $batch, refreshBatch } from '../../../src/lib/tool/batch-state';
 import { $package, refreshPackage, requestLostLink, takeWithPackage } from '../../../src/lib/tool/package-state';
-import { $packageKey, type PackageAnswer } from '../../../src/lib/packages';
+import { $packageKey } from '../../../src/lib/packages';
+import type { PackageAnswer } from '../../../src/lib/packages-schema';
 import type { BatchAnswer } from '../../../src/lib/tool/batch';
 import { ApiError } from '../../../src/lib/api-answer';
 import { MSG } from '../../../src/lib/messages';
