@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { INBOX_TABS, type InboxTab } from '../../src/lib/admin';
+import { INBOX_TABS, type InboxTab, type InboxTableAnswer } from '../../src/lib/admin';
 import { inboxCsv, inboxTable } from '../lib/admin/records';
 import { inboxFunction, requireSession } from '../lib/admin/session';
 import { HttpError, json, requireMethod } from '../lib/http';
@@ -17,7 +17,8 @@ export default inboxFunction(async (req: Request, context?: Context) => {
       headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename}"` },
     });
   }
-  return json({ success: true, ...(await inboxTable(tab as InboxTab)) });
+  const answer: InboxTableAnswer = { success: true, ...(await inboxTable(tab as InboxTab)) };
+  return json(answer);
 });
 
 export const config: Config = { path: '/api/admin/records/:tab' };

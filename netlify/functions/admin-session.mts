@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
-import type { InboxSession } from '../../src/lib/admin';
+import type { InboxSessionAnswer } from '../../src/lib/admin';
+import type { DoneAnswer } from '../../src/lib/api-answer';
 import { clearedSessionCookie, inboxFunction, requireSession } from '../lib/admin/session';
 import { json, requireMethod } from '../lib/http';
 
@@ -7,8 +8,9 @@ import { json, requireMethod } from '../lib/http';
 export default inboxFunction(async (req: Request) => {
   requireMethod(req, 'GET', 'DELETE');
   const session = requireSession(req);
-  if (req.method === 'DELETE') return json({ success: true }, 200, { 'Set-Cookie': clearedSessionCookie(req) });
-  const answer: InboxSession & { success: true } = { success: true, email: session.email, expiresAt: session.expiresAt.toISOString() };
+  const signedOut: DoneAnswer = { success: true };
+  if (req.method === 'DELETE') return json(signedOut, 200, { 'Set-Cookie': clearedSessionCookie(req) });
+  const answer: InboxSessionAnswer = { success: true, email: session.email, expiresAt: session.expiresAt.toISOString() };
   return json(answer);
 }, { accepts: ['none'] });
 

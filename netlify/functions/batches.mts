@@ -1,5 +1,4 @@
 import type { Config } from '@netlify/functions';
-import { z } from 'zod';
 import { MSG } from '../../src/lib/messages';
 import { EXTENSIONS, FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
 import { HttpError, isMultipart, json, parseWith, pathAfter, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
@@ -11,7 +10,8 @@ import { requestProof } from '../lib/tool/ownership';
 import { enforceRateLimit } from '../lib/rate-limit';
 import { clientId } from '../lib/client-identity';
 import { enforceToolLimit } from '../lib/tool/rate-limits';
-import { BATCH_LIMITS } from '../../src/lib/tool/batch';
+import { BATCH_LIMITS, batchSplitRequestSchema, batchUploadRequestSchema, type BatchCreated, type BatchItemAdded } from '../../src/lib/tool/batch';
+import type { DoneAnswer } from '../../src/lib/api-answer';
 
 // Batches of photos (netlify/lib/batches). A package's batch is reached with its key (`x-package-key`); one made
 // without a package with the secret handed when it was made (`x-owner-secret`), as items are.
@@ -24,8 +24,8 @@ import { BATCH_LIMITS } from '../../src/lib/tool/batch';
 //    A scan of several prints comes back `choosing`, its prints `held` beside it (nothing runs yet).
 //  • POST /api/batches/{id}/items/{item}/retry → a failed photo back in the queue.
 //  • POST /api/batches/{id}/items/{item}/split { keep: 'prints' | 'whole' } → the buyer's choice for such a scan.
-const uploadSchema = z.object({ uploadId: z.string(), name: z.string().trim().min(1).max(255) }).strict();
-const splitSchema = z.object({ keep: z.enum(['prints', 'whole']) }).strict();
+// The requests and answers: src/lib/tool/batch.ts.
+const done: DoneAnswer = { success: true };
 const nameOf = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, 255) : 'photo');
 
 export default withErrors(async (req: Request, context: unknown) => {
@@ -35,7 +35,8 @@ export default withErrors(async (req: Request, context: unknown) => {
     const options = parseWith(processImageOptionsSchema, await readJson(req));
     const allowance = requestPackageKey(req) ? await requestAllowance(req) : null;
     const made = await createBatch({ allowance, ...options });
-    return json({ success: true, batchId: made.batch.id, ...(made.ownerSecret && { ownerSecret: made.ownerSecret }) });
+    const answer: BatchCreated = { success: true, batchId: made.batch.id, ...(made.ownerSecret && { ownerSecret: made.ownerSecret }) };
+    return json(answer);
   }
   const batch = await ownedBatch(id, await requestProof(req));
   if (!part) {
@@ -46,13 +47,13 @@ export default withErrors(async (req: Request, context: unknown) => {
     requireMethod(req, 'POST');
     await retryItem(batch, itemId);
     await dispatchAndRun();
-    return json({ success: true });
+    return json(done);
   }
   if (part === 'items' && itemId && action === 'split') {
     requireMethod(req, 'POST');
-    await chooseScan(batch, itemId, parseWith(splitSchema, await readJson(req)).keep);
+    await chooseScan(batch, itemId, parseWith(batchSplitRequestSchema, await readJson(req)).keep);
     await dispatchAndRun();
-    return json({ success: true });
+    return json(done);
   }
   if (part !== 'items' || itemId) throw new HttpError(404, MSG.batchNotFound);
   requireMethod(req, 'POST');
@@ -69,7 +70,7 @@ export default withErrors(async (req: Request, context: unknown) => {
     bytes = Buffer.from(await file.arrayBuffer());
     name = nameOf(form.get('name') ?? (file as File).name);
   } else {
-    const input = parseWith(uploadSchema, await readJson(req));
+    const input = parseWith(batchUploadRequestSchema, await readJson(req));
     uploadId = input.uploadId;
     bytes = await readUpload(input.uploadId);
     name = input.name;
@@ -92,7 +93,8 @@ export default withErrors(async (req: Request, context: unknown) => {
     }
     const item = await addItem(batch, { bytes, name, ext: EXTENSIONS[contentType]!, contentType }, scan);
     await dispatchAndRun();
-    return json({ success: true, item: { id: item.id, position: item.position, name: item.name, status: item.status } });
+    const added: BatchItemAdded = { success: true, item: { id: item.id, position: item.position, name: item.name, status: item.status } };
+    return json(added);
   } finally {
     if (uploadId) await discardUpload(uploadId);
   }

@@ -5,6 +5,7 @@ import { errorJson, json, parseWith, pathAfter, requireMethod, withErrors } from
 import { getOrder } from '../lib/orders/order';
 import { checkoutSessionIdSchema } from '../lib/orders/schemas';
 import { orderToken } from '../lib/orders/tokens';
+import type { OrderAnswer } from '../../src/lib/orders-schema';
 
 // GET /api/checkout/sessions/{sessionId} — the order behind a Stripe Checkout Session, for the success page
 // Stripe returns the buyer to. Its status stays `pending` until the verified webhook completes it; only
@@ -15,7 +16,8 @@ export default withErrors(async (req: Request) => {
   const [row] = await query<{ id: string }>('select id from payments where stripe_session_id = $1', [sessionId]);
   const order = row ? await getOrder(row.id) : null;
   if (!order) return errorJson(404, MSG.orderNotFound);
-  return json({ success: true, ...order, orderToken: orderToken(order.paymentId) });
+  const answer: OrderAnswer = { success: true, ...order, orderToken: orderToken(order.paymentId) };
+  return json(answer);
 });
 
 export const config: Config = { path: '/api/checkout/sessions/:sessionId' };

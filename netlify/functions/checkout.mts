@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
 import { demoCheckout } from '../lib/checkout/place-order';
-import { checkoutRequestSchema } from '../../src/lib/orders-schema';
+import { checkoutRequestSchema, type CheckoutAnswer } from '../../src/lib/orders-schema';
 import { errorJson, HttpError, json, parseWith, readJson, requireMethod, withErrors } from '../lib/http';
 import { readPaymentsConfig } from '../lib/payments/config';
 import { deployOrigin } from '../lib/running-deploy';
@@ -29,7 +29,7 @@ export default withErrors(async (req: Request, context: unknown) => {
   }
   const client = clientId(context);
   const result = payments.mode === 'stripe' ? await stripeCheckout(input, payments.stripe, stripeReturnOrigin(), client) : await demoCheckout(input, client);
-  return json({
+  const answer: CheckoutAnswer = {
     success: true,
     paymentId: result.paymentId,
     amount: result.amount,
@@ -39,8 +39,9 @@ export default withErrors(async (req: Request, context: unknown) => {
     allowances: result.allowances,
     orderToken: result.orderToken,
     confirmation: result.confirmation,
-    ...('checkoutUrl' in result && { checkoutUrl: result.checkoutUrl }),
-  });
+    ...('checkoutUrl' in result && typeof result.checkoutUrl === 'string' && { checkoutUrl: result.checkoutUrl }),
+  };
+  return json(answer);
 });
 
 /** Stripe sends the buyer back to the deploy that opened the session, never to an address a request named. */

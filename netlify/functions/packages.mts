@@ -1,14 +1,13 @@
 import type { Config } from '@netlify/functions';
-import { z } from 'zod';
 import { MSG } from '../../src/lib/messages';
-import { emailSchema } from '../../src/lib/email-schema';
 import { json, parseWith, pathAfter, readJson, requireMethod, withErrors } from '../lib/http';
 import { requestAllowance, summary, takeResult } from '../lib/packages/allowance';
 import { requestPackageLinks } from '../lib/packages/lost-link';
 import { batchesOfAllowance } from '../lib/batches';
 import { deliverSoon } from '../lib/delivery/worker';
 import { ownedItem } from '../lib/tool/ownership';
-import { transformationIdSchema } from '../lib/orders/schemas';
+import { lostLinkRequestSchema, takeRequestSchema, type PackageAnswer, type TakeAnswer } from '../../src/lib/packages-schema';
+import type { MessageAnswer } from '../../src/lib/api-answer';
 
 // The buyer's package (netlify/lib/packages). Its key travels in the `x-package-key` header, never in a URL.
 //  • GET /api/packages → { success, allowance: { name, imagesTotal, imagesUsed, imagesLeft, expiresAt, state, link },
@@ -18,30 +17,32 @@ import { transformationIdSchema } from '../lib/orders/schemas';
 //    key of its batch) taken clean for one image; again for free. 403 for a bad key, 409 used up or not ready, 410 expired.
 //  • POST /api/packages/link { email } → the same answer whatever the address: its orders' package links are e-mailed
 //    again through the outbox (limited per client and per address).
-const takeSchema = z.object({ transformationId: transformationIdSchema }).strict();
-const linkSchema = z.object({ email: emailSchema }).strict();
+// The requests and answers: src/lib/packages.ts.
 
 export default withErrors(async (req: Request, context: unknown) => {
   const action = pathAfter(req, '/api/packages/');
   if (action === 'link') {
     requireMethod(req, 'POST');
-    const { email } = parseWith(linkSchema, await readJson(req));
+    const { email } = parseWith(lostLinkRequestSchema, await readJson(req));
     deliverSoon(context, await requestPackageLinks(email, context));
-    return json({ success: true, message: MSG.packageLinkSent });
+    const answer: MessageAnswer = { success: true, message: MSG.packageLinkSent };
+    return json(answer);
   }
   if (action === 'take') {
     requireMethod(req, 'POST');
-    const { transformationId } = parseWith(takeSchema, await readJson(req));
+    const { transformationId } = parseWith(takeRequestSchema, await readJson(req));
     const allowance = await requestAllowance(req);
     if (!(await ownedItem(transformationId, req))) return json({ success: false, error: MSG.imageNotFound }, 404);
     const taken = await takeResult(allowance, transformationId);
     const imagesLeft = taken.imagesTotal - taken.imagesUsed;
-    return json({ success: true, ...taken, imagesLeft, message: taken.outcome === 'taken' ? MSG.packageTaken(imagesLeft) : MSG.packageAlreadyTaken });
+    const answer: TakeAnswer = { success: true, ...taken, imagesLeft, message: taken.outcome === 'taken' ? MSG.packageTaken(imagesLeft) : MSG.packageAlreadyTaken };
+    return json(answer);
   }
   requireMethod(req, 'GET');
   const allowance = await requestAllowance(req);
   const [latest] = await batchesOfAllowance(allowance.id);
-  return json({ success: true, allowance: summary(allowance), batchId: latest?.id ?? null }, 200, { 'Cache-Control': 'no-store' });
+  const answer: PackageAnswer = { success: true, allowance: summary(allowance), batchId: latest?.id ?? null };
+  return json(answer, 200, { 'Cache-Control': 'no-store' });
 });
 
 export const config: Config = { path: ['/api/packages', '/api/packages/take', '/api/packages/link'] };

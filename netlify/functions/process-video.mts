@@ -4,6 +4,7 @@ import { parseVideoBody, queueVideo, startVideoJob } from '../lib/tool';
 import { ownedItem } from '../lib/tool/ownership';
 import { enforceToolLimit } from '../lib/tool/rate-limits';
 import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
+import type { VideoJobAnswer } from '../../src/lib/tool/video-schema';
 
 // POST /api/process-video — the body: { imageData (data URL, JPEG/PNG), prompt, mode, duration: 5, watermark? },
 // or { uploadId, prompt, mode, duration } for files sent to a signed upload first, or { fromImageId, … } ("Animate
@@ -19,7 +20,8 @@ export default withErrors(async (req: Request, context: unknown) => {
   if ('fromImageId' in body) await ownedItem(body.fromImageId, req);
   const t = await queueVideo(body);
   await startVideoJob(t.id);
-  return json({ success: true, transformationId: t.id, status: t.status, ownerSecret: t.ownerSecret, error: null }, 202);
+  const answer: VideoJobAnswer = { success: true, transformationId: t.id, status: t.status, ownerSecret: t.ownerSecret, error: null };
+  return json(answer, 202);
 });
 
 export const config: Config = { path: '/api/process-video' };

@@ -35,26 +35,47 @@ export function errorJson(status: number, error: string, headers: Record<string,
   return json({ success: false, error }, status, headers);
 }
 
+/**
+ * An endpoint's own words for the pipeline's refusals (the chat's: src/lib/chat/errors.ts); MSG's where it gives none.
+ * The status codes stay the pipeline's.
+ */
+export interface RequestWords {
+  methodNotAllowed?: (method: string, allowed: readonly string[]) => string;
+  crossSite?: string;
+  unsupportedBody?: string;
+  tooLarge?: (limitBytes: number) => string;
+  invalidJson?: string;
+  /** The 400 of a body its schema refuses. */
+  invalid?: (error: z.ZodError) => string;
+}
+
 export function requireMethod(req: Request, ...methods: string[]): void {
+  allowMethods(req, methods);
+}
+
+function allowMethods(req: Request, methods: readonly string[], words: RequestWords = {}): void {
   if (!methods.includes(req.method)) {
-    throw new HttpError(405, `Method ${req.method} not allowed`, { Allow: methods.join(', ') });
+    const message = words.methodNotAllowed?.(req.method, methods) ?? `Method ${req.method} not allowed`;
+    throw new HttpError(405, message, { Allow: methods.join(', ') });
   }
 }
+
+const tooLargeError = (limit: number, words: RequestWords) => new HttpError(413, words.tooLarge?.(limit) ?? MSG.payloadTooLarge(limit));
 
 /**
  * Reads the body up to `limit` bytes and stops there: a declared or streamed size over the limit is a 413
  * without buffering the rest.
  */
-export async function readBytes(req: Request, limit: number): Promise<Buffer> {
-  return readCapped(req.body, req.headers.get('content-length'), limit, () => new HttpError(413, MSG.payloadTooLarge(limit)));
+export async function readBytes(req: Request, limit: number, words: RequestWords = {}): Promise<Buffer> {
+  return readCapped(req.body, req.headers.get('content-length'), limit, () => tooLargeError(limit, words));
 }
 
-export async function readJson(req: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
-  const text = (await readBytes(req, limit)).toString('utf8');
+export async function readJson(req: Request, limit = JSON_BODY_LIMIT, words: RequestWords = {}): Promise<unknown> {
+  const text = (await readBytes(req, limit, words)).toString('utf8');
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, MSG.invalidJson);
+    throw new HttpError(400, words.invalidJson ?? MSG.invalidJson);
   }
 }
 
@@ -72,10 +93,10 @@ export async function readMultipart(req: Request, limit: number): Promise<FormDa
 
 export const isMultipart = (req: Request) => (req.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
 
-/** Parses with a zod schema; the first issue becomes the 400 message. */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/** Parses with a zod schema; the first issue becomes the 400 message (in the endpoint's words when it has them). */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, words: RequestWords = {}): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw new HttpError(400, zodMessage(result.error));
+  if (!result.success) throw new HttpError(400, words.invalid?.(result.error) ?? zodMessage(result.error));
   return result.data;
 }
 
@@ -178,10 +199,10 @@ export function guardRefusal(req: Request, accepts: readonly BodyKind[], extraOr
 }
 
 /** The guard as an HttpError (see guardRefusal). */
-export function guardRequest(req: Request, accepts: readonly BodyKind[]): void {
-  const refused = guardRefusal(req, accepts);
-  if (refused === 403) throw new HttpError(403, MSG.crossSite);
-  if (refused === 415) throw new HttpError(415, MSG.unsupportedBody(accepts));
+export function guardRequest(req: Request, accepts: readonly BodyKind[], extraOrigins: readonly string[] = [], words: RequestWords = {}): void {
+  const refused = guardRefusal(req, accepts, extraOrigins);
+  if (refused === 403) throw new HttpError(403, words.crossSite ?? MSG.crossSite);
+  if (refused === 415) throw new HttpError(415, words.unsupportedBody ?? MSG.unsupportedBody(accepts));
 }
 
 type Handler<C> = (req: Request, context: C) => Promise<Response>;
@@ -192,6 +213,28 @@ export interface HandlerOptions {
    * off, for the two endpoints other sites must reach: Stripe's signed webhook and the plain HTML forms.
    */
   accepts?: readonly BodyKind[] | false;
+  /** The methods the endpoint answers: any other is a 405 (with Allow) before the guard. Else the handler's requireMethod decides. */
+  methods?: readonly string[];
+  /** Origins the same-origin check also accepts, read per request (the chat's configured site URL). */
+  origins?: () => readonly string[];
+  /**
+   * The largest body the endpoint reads: a larger declared Content-Length is a 413 before the handler runs (readJson
+   * with the same limit stops an undeclared or lying one while streaming). JSON_BODY_LIMIT is readJson's default.
+   */
+  bodyLimit?: number;
+  /** The endpoint's own words for these refusals (pass the same to readJson and parseWith). */
+  words?: RequestWords;
+}
+
+/** The request pipeline's checks before the handler: method, same origin and body type, declared size. */
+function guardBefore(req: Request, accepts: readonly BodyKind[] | false, options: HandlerOptions): void {
+  const words = options.words ?? {};
+  if (options.methods) allowMethods(req, options.methods, words);
+  if (accepts) guardRequest(req, accepts, options.origins?.() ?? [], words);
+  if (options.bodyLimit !== undefined) {
+    const declared = Number(req.headers.get('content-length') ?? '');
+    if (Number.isFinite(declared) && declared > options.bodyLimit) throw tooLargeError(options.bodyLimit, words);
+  }
 }
 
 /**
@@ -205,7 +248,7 @@ export function withErrors<C = unknown>(handler: Handler<C>, options: HandlerOpt
     rememberPlatformContext(context);
     let response: Response;
     try {
-      if (accepts) guardRequest(req, accepts);
+      guardBefore(req, accepts, options);
       response = await handler(req, context as C);
     } catch (error) {
       response = errorResponse(error);

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 import { githubSettings, setupMessage, type GithubSettings } from './github-settings';
 import { CALLBACK_PATH, EDITOR_PATH } from './paths';
 
@@ -79,6 +80,9 @@ function handshakePage(result: { token: string } | { error: string }, status: nu
   });
 }
 
+/** GitHub's answer to the code exchange, as far as it is read: the token, or why there is none. */
+const githubTokenAnswerSchema = z.object({ access_token: z.string().optional(), error_description: z.string().optional() });
+
 /** `/admin/callback`: checks the state, trades GitHub's code for a token, and hands it to the editor window. */
 export async function finishSignIn(request: Request, settings: GithubSettings, fetchImpl: typeof fetch = fetch): Promise<Response> {
   const url = new URL(request.url);
@@ -93,7 +97,7 @@ export async function finishSignIn(request: Request, settings: GithubSettings, f
     headers: { accept: 'application/json', 'content-type': 'application/json' },
     body: JSON.stringify({ client_id: settings.clientId, client_secret: settings.clientSecret, code, redirect_uri: new URL(CALLBACK_PATH, url).href }),
   }).catch(() => undefined);
-  const body = ((await answer?.json().catch(() => undefined)) ?? {}) as { access_token?: string; error_description?: string };
+  const body = githubTokenAnswerSchema.safeParse(await answer?.json().catch(() => undefined)).data ?? {};
   if (!answer?.ok || !body.access_token) {
     return handshakePage({ error: `GitHub did not sign you in: ${body.error_description ?? 'no answer from GitHub'}.` }, 502, url);
   }

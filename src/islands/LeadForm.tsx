@@ -28,15 +28,12 @@ export default function LeadForm({ source, guide, button = 'Get the Free Guide' 
     setSending(true);
     setError('');
     try {
-      const response = await fetch('/api/leads', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: data.get('name'), email: data.get('email'), source, guide, newsletter, company_website: data.get('company_website') ?? '' }),
-      });
-      const body = (await response.json().catch(() => ({}))) as { success?: boolean; message?: string; error?: string };
-      if (!response.ok || !body.success) throw new Error(body.error || MSG.serverError);
+      const text = (field: string) => String(data.get(field) ?? '');
+      // The form's client and its answer's schema (zod) load on the first submit, not with the page.
+      const { sendLead } = await import('../lib/forms');
+      const sent = await sendLead({ name: text('name'), email: text('email'), source, guide, newsletter, company_website: text('company_website') });
       form.reset();
-      const message = `${body.message || MSG.leadConfirmation}${newsletter ? ` ${MSG.leadNewsletterPending}` : ''}`;
+      const message = `${sent}${newsletter ? ` ${MSG.leadNewsletterPending}` : ''}`;
       toast.success(message);
       setConfirmed(message);
       window.clearTimeout(timer.current);

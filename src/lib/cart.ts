@@ -102,16 +102,6 @@ export interface CheckoutSuccess extends ActionResult {
   redirectUrl: string;
 }
 
-interface CheckoutResponse {
-  success: true;
-  paymentId: string;
-  amount: number;
-  orderToken: string;
-  downloads?: unknown;
-  /** Present with real payments: the hosted payment page. */
-  checkoutUrl?: unknown;
-}
-
 /** The payment page the server names must be a web address, never a script or data URL. */
 const isWebUrl = (value: unknown): value is string => {
   try {
@@ -128,15 +118,13 @@ const isWebUrl = (value: unknown): value is string => {
 export function rememberDownloads(downloads: unknown): void {
   if (!Array.isArray(downloads)) return;
   const next = { ...$purchases.get() };
-  for (const d of downloads as { transformationId?: unknown; url?: unknown }[]) {
-    if (typeof d?.transformationId === 'string' && isDownloadLink(d.transformationId, d.url)) next[d.transformationId] = d.url;
+  const entries: unknown[] = downloads;
+  for (const d of entries) {
+    if (typeof d !== 'object' || d === null || !('transformationId' in d) || !('url' in d)) continue;
+    const { transformationId: id, url } = d;
+    if (typeof id === 'string' && isDownloadLink(id, url)) next[id] = url;
   }
   $purchases.set(next);
-}
-
-function isCheckoutResponse(data: unknown): data is CheckoutResponse {
-  const d = data as Partial<CheckoutResponse> | null;
-  return !!d && d.success === true && typeof d.paymentId === 'string' && typeof d.orderToken === 'string' && typeof d.amount === 'number';
 }
 
 /** What the checkout sends for a cart item: its id, and a result's owner secret (kept with it, else in the store). */
@@ -163,24 +151,30 @@ export async function checkout(
   if ($cartProcessing.get()) return { ok: false, message: 'Checkout is already in progress' };
   $cartProcessing.set(true);
   try {
-    // Typed by the server's schema (type only: the browser bundle stays free of zod; the server parses).
+    // Typed by the server's schema; the answer is read with the checkout's answer schema.
     const body: CheckoutRequest = {
       idempotencyKey: checkoutKeyFor(items),
       items: items.map(checkoutItem),
       ...(email.trim() && { email: email.trim() }),
     };
+    // The answer's reader and schema (zod) load when the buyer checks out: the pages that only add to the cart
+    // (a package button on a landing page) carry none of it.
+    const [{ readAnswer, jsonOf }, { checkoutAnswerSchema }] = await Promise.all([import('./api-answer'), import('./orders-schema')]);
     const response = await fetchImpl('/api/checkout', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    const data: unknown = await response.json().catch(() => ({}));
-    if (!response.ok || !isCheckoutResponse(data)) {
+    let data;
+    try {
+      // A refusal carries the server's words; an answer that is not a checkout's, the generic failure.
+      data = readAnswer(checkoutAnswerSchema, response.status, jsonOf(await response.text().catch(() => '')), MSG.checkoutFailed());
+    } catch (error) {
       // The server answered, so nothing was lost: the next attempt gets a fresh key (a payment the key
       // belonged to may have expired or failed and cannot be replayed).
       $checkoutKey.set(null);
-      const error = (data as { error?: unknown })?.error;
-      return { ok: false, message: MSG.checkoutFailed(typeof error === 'string' ? error : undefined) };
+      const words = error instanceof Error ? error.message : MSG.checkoutFailed();
+      return { ok: false, message: words === MSG.checkoutFailed() ? words : MSG.checkoutFailed(words) };
     }
     const { paymentId, orderToken, amount, checkoutUrl } = data;
     if (checkoutUrl !== undefined) {

@@ -3,13 +3,9 @@
  * its webhook lands, so the page asks the server about the session until the order leaves `pending`.
  */
 import { MSG } from './messages';
-import type { AllowanceSummary } from './packages';
+import type { Confirmation, OrderAnswer } from './orders-schema';
 
-/**
- * What happened to the order confirmation e-mail; the address only ever appears masked (a…@example.com).
- * `pending`: an address was given and the mail has not gone out yet (payment not settled, or being sent).
- */
-export type Confirmation = { status: 'none' } | { status: 'pending' | 'sent' | 'saved' | 'failed' | 'limited'; to: string };
+export type { Confirmation };
 
 /** The success page's sentence about the confirmation: what actually happened, never more. */
 export function confirmationSentence(confirmation: Confirmation | undefined): string {
@@ -22,20 +18,8 @@ export function confirmationSentence(confirmation: Confirmation | undefined): st
   return MSG.confirmationPending(to);
 }
 
-export interface PaidOrder {
-  paymentId: string;
-  orderToken: string;
-  amount: number;
-  status: 'pending' | 'completed' | 'failed' | 'refunded' | 'disputed';
-  paymentMethod: string;
-  createdAt: string;
-  /** `duplicate`: paid for here but sold by another payment (the buyer paid twice), so refunded or being refunded. */
-  items: { type: 'image' | 'video' | 'package'; name: string; price: number; transformationId?: string; packageId?: string; duplicate?: 'refunded' | 'refund-pending' }[];
-  downloads: { transformationId: string; url: string; filename: string }[];
-  /** Each paid package's allowance: its link, images in all, used and left, expiry. */
-  allowances?: AllowanceSummary[];
-  confirmation?: Confirmation;
-}
+/** The order as the success page reads it (./orders-schema.ts). */
+export type PaidOrder = OrderAnswer;
 
 export const CONFIRM_POLL = { intervalMs: 1500, attempts: 20 } as const;
 
@@ -44,11 +28,14 @@ export const sessionOrderUrl = (sessionId: string) => `/api/checkout/sessions/${
 export const orderUrl = (paymentId: string, orderToken: string) =>
   `/api/orders/${encodeURIComponent(paymentId)}?token=${encodeURIComponent(orderToken)}`;
 
-/** The order an answer carries, or the server's message (a generic one when it sent none) as an Error. */
+/**
+ * The order an answer carries, read with its schema; else the server's message (a generic one when it sent none, or
+ * sent something that is not an order) as an ApiError.
+ */
 async function readOrder(response: Response): Promise<PaidOrder> {
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok || !data.success) throw new Error(data.error || 'Could not load your order');
-  return data as PaidOrder;
+  // Loaded here, not with the module: the cart imports this one, and the pages that only add to it carry no zod.
+  const [{ readResponse }, { orderAnswerSchema }] = await Promise.all([import('./api-answer'), import('./orders-schema')]);
+  return readResponse(orderAnswerSchema, response, MSG.orderLoadFailed);
 }
 
 /** A settled order by its id and token (the demo checkout's success address); errors as waitForPayment's. */

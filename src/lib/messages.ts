@@ -130,6 +130,7 @@ export const MSG = {
 
   // Platform: server answers, forms, orders and downloads
   serverError: 'Something went wrong on our side. Please try again.',
+  networkError: 'Network error. Please check your connection and try again.',
   invalidJson: 'Invalid JSON body',
   badPathEncoding: 'The address is not correctly encoded.',
   crossSite: 'This request is accepted from this site’s own pages only.',
@@ -151,6 +152,7 @@ export const MSG = {
   signedOut: 'You are signed out.',
   outboxRetried: 'Queued: it is sent again on the next pass of the outbox.',
   orderNotFound: 'Order not found or link invalid',
+  orderLoadFailed: 'Could not load your order',
   downloadForbidden: 'This download link is invalid, or the item has not been purchased',
   fileLinkInvalid: 'This file link is invalid or has expired',
   invalidTransformationId: 'Invalid transformation id',

@@ -1,23 +1,11 @@
 import { persistentAtom } from '@nanostores/persistent';
 
 /**
- * A paid package as the buyer sees it: the success page, the tool and the e-mails read this shape from the server
- * (`/api/orders/{id}` carries one per package line, `/api/packages` answers one for a link). No Node imports here.
+ * A paid package's secret link and key, as the tool, the cart and the e-mails use them. No Node imports here. The
+ * package's shape (its allowance) and the requests and answers of /api/packages are ./packages-schema.ts: zod, kept
+ * apart so the pages that reach this module only through the cart (a package button) carry none of it.
  */
-export type AllowanceState = 'active' | 'used-up' | 'expired' | 'revoked';
-
-export interface AllowanceSummary {
-  packageId: string;
-  name: string;
-  imagesTotal: number;
-  imagesUsed: number;
-  imagesLeft: number;
-  /** ISO time after which nothing more can be taken. */
-  expiresAt: string;
-  state: AllowanceState;
-  /** The secret link that opens the package in the tool (site-relative: `/image-video-transformation#package=…`). */
-  link: string;
-}
+export type { AllowanceState, AllowanceSummary } from './packages-schema';
 
 /** The tool page's address with a package key: the key travels in the fragment, which no server, log or Referer sees. */
 export const TOOL_PATH = '/image-video-transformation';

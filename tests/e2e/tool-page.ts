@@ -65,7 +65,7 @@ export async function checkoutAndDownload(page: Page, kind: 'image' | 'video'): 
 }
 
 /**
- * Restores `file` (tests/integration/tool/helpers' damagedPhoto) in the image tab and returns its id, a reader of
+ * Restores `file` (tests/support/tool-helpers' damagedPhoto) in the image tab and returns its id, a reader of
  * how much its bar and spot stand out in the clean result (damageContrast), and a reader of its stored heal marks.
  */
 export async function restoreDamaged(page: Page, panel: Locator, file: string) {

@@ -11,6 +11,7 @@ import { probe } from '../support/video';
 import { greyPhoto } from '../support/tool-helpers';
 import { newPage, useBrowser, downloadBytes } from './harness';
 import { checkoutAndDownload, openVideoTab, toast } from './tool-page';
+import type { PublicHealth } from '../../src/lib/health';
 
 // The video flow in Chromium: upload → generate with visible progress → play → cart → checkout → clean MP4.
 const browser = useBrowser();
@@ -54,7 +55,9 @@ describe('transformation tool: video', () => {
 
   it('refuses generation while the video service is unavailable', async () => {
     const { context, page } = await newPage(browser());
-    await page.route('**/api/health', (route) => route.fulfill({ json: { ok: true, video: { available: false, engine: 'embedded' } } }));
+    // The public health answer, whole (src/lib/health.ts): the page reads it with that schema.
+    const health: PublicHealth = { ok: true, status: 'ok', video: { available: false }, payments: { mode: 'demo' } };
+    await page.route('**/api/health', (route) => route.fulfill({ json: health }));
     const sent: string[] = [];
     page.on('request', (request) => {
       if (request.method() !== 'GET') sent.push(`${request.method()} ${new URL(request.url()).pathname}`);

@@ -7,10 +7,10 @@ import { SSE_HEADERS } from '../../../src/lib/chat/stream-protocol';
 import { resolvedCatalogue, sharedCatalogue, type Catalogue } from './catalogue';
 import { clientKey } from './client-key';
 import { logChatSetupHint, readChatConfig, type ChatConfig } from './config';
-import { errorJson, errorResponse, guardRefusal, json as jsonAnswer } from '../http';
+import { errorJson, json as jsonAnswer, parseWith, readJson, withErrors, type RequestWords } from '../http';
+import type { ChatRefusal } from '../../../src/lib/chat/models';
 import { modelsBody } from './models-handler';
 import { enforceRateLimit, lenientRateLimiter, type RateLimiter } from '../rate-limit';
-import { readBodyCapped } from './http';
 import { relayCompletion, relayJsonCompletion, type RelayEnd } from './relay';
 import { actualTokens, actualUsd, dayLimits, estimateUsd, sharedSpendStore, STORE_COOL_DOWN_MS, toMicros, type Cost, type Reservation, type SpendStore } from './spend';
 import { openUpstream } from './upstream';
@@ -29,15 +29,25 @@ type Context = { ip?: string } | undefined;
 
 const DAY = 86_400;
 
-/** The refusal a spent limit throws, as the answer; null when the request may go on. */
-const refusal = (limit: Promise<void>): Promise<Response | null> => limit.then(() => null, errorResponse);
-
 /** Seconds until the UTC day (the spend's day) ends. */
 const untilTomorrow = (now = Date.now()) => Math.max(1, Math.ceil((DAY * 1000 - (now % (DAY * 1000))) / 1000));
 
+/** The request pipeline's refusals in the chat's words (src/lib/chat/errors.ts); the status codes are the pipeline's. */
+export const CHAT_REQUEST_WORDS: RequestWords = {
+  methodNotAllowed: () => CHAT_ERRORS.methodNotAllowed,
+  crossSite: CHAT_ERRORS.crossSite,
+  unsupportedBody: CHAT_ERRORS.jsonOnly,
+  tooLarge: (limitBytes) => CHAT_ERRORS.bodyTooLarge(Math.round(limitBytes / 1_000_000)),
+  invalidJson: CHAT_ERRORS.invalidJson,
+  invalid: describeIssues,
+};
+
 /**
- * POST /api/chat. Order matters: everything that can refuse a request (method, size, configuration,
- * rate limit, validation, the model, the documents, the budgets) runs before anything is sent upstream.
+ * POST /api/chat, on the request pipeline of every function (netlify/lib/http.ts `withErrors`): the method, the
+ * guard (only this site's pages may spend the operator's key: same origin, including the configured site URL, JSON
+ * only) and the declared size run first, then the configuration, the rate limit, the body (its size capped while
+ * streaming) and its schema. Order matters: everything that can refuse a request (those, the model, the documents,
+ * the budgets) runs before anything is sent upstream.
  */
 export function createChatHandler(deps: ChatHandlerDeps = {}) {
   const getConfig = deps.config ?? (() => readChatConfig());
@@ -46,20 +56,9 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
   const getSpend = deps.spend ?? (() => sharedSpendStore());
   const log = deps.log ?? ((line: string) => console.error(line));
 
-  return async (req: Request, context?: Context): Promise<Response> => {
+  const chat = async (req: Request, context?: Context): Promise<Response> => {
     const started = Date.now();
-    if (req.method !== 'POST') return errorJson(405, CHAT_ERRORS.methodNotAllowed, { allow: 'POST' });
-    // Only this site's pages may spend the operator's key: the one request guard of every state-changing
-    // endpoint (same origin, JSON only), answered in the chat's words.
     const config = getConfig();
-    const refused = guardRefusal(req, ['json'], [config.siteUrl]);
-    if (refused === 415) return errorJson(415, CHAT_ERRORS.jsonOnly);
-    if (refused === 403) return errorJson(403, CHAT_ERRORS.crossSite);
-
-    const tooLarge = () => errorJson(413, CHAT_ERRORS.bodyTooLarge(Math.round(CHAT_LIMITS.maxBodyBytes / 1_000_000)));
-    const declared = Number(req.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > CHAT_LIMITS.maxBodyBytes) return tooLarge();
-
     if (!config.configured) {
       logChatSetupHint();
       return errorJson(503, CHAT_ERRORS.notConfigured);
@@ -67,20 +66,10 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
 
     const client = clientKey(context);
     const { max, windowSeconds } = config.rateLimit;
-    const limited = await refusal(enforceRateLimit({ key: client, max, windowSeconds }, { message: CHAT_ERRORS.rateLimited }, getLimiter()));
-    if (limited) return limited;
+    await enforceRateLimit({ key: client, max, windowSeconds }, { message: CHAT_ERRORS.rateLimited }, getLimiter());
 
-    const body = await readBodyCapped(req, CHAT_LIMITS.maxBodyBytes);
-    if (!body.ok) return tooLarge();
-    let json: unknown;
-    try {
-      json = JSON.parse(body.text);
-    } catch {
-      return errorJson(400, CHAT_ERRORS.invalidJson);
-    }
-    const parsed = chatRequestSchema.safeParse(json);
-    if (!parsed.success) return errorJson(400, describeIssues(parsed.error));
-    const { agentId, model: modelId, messages: sent, ...sampling } = parsed.data;
+    const body = await readJson(req, CHAT_LIMITS.maxBodyBytes, CHAT_REQUEST_WORDS);
+    const { agentId, model: modelId, messages: sent, ...sampling } = parseWith(chatRequestSchema, body, CHAT_REQUEST_WORDS);
     const agent = findAgent(agentId)!;
 
     const catalogue = getCatalogue();
@@ -130,8 +119,8 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
         // The list as it is now goes with the answer: another function instance may still hold the old one.
         catalogue.invalidate(config);
         await catalogue.refresh(config);
-        const models = modelsBody(config, await resolvedCatalogue(config, catalogue));
-        return jsonAnswer({ success: false, error: upstream.message, models }, upstream.status);
+        const refusal: ChatRefusal = { success: false, error: upstream.message, models: modelsBody(config, await resolvedCatalogue(config, catalogue)) };
+        return jsonAnswer(refusal, upstream.status);
       }
       return errorJson(upstream.status, upstream.message, upstream.headers);
     }
@@ -150,4 +139,11 @@ export function createChatHandler(deps: ChatHandlerDeps = {}) {
       : relayJsonCompletion(upstream.body, { apiKey: config.apiKey, lead, onEnd: settle, log });
     return new Response(stream, { status: 200, headers: SSE_HEADERS });
   };
+  return withErrors(chat, {
+    methods: ['POST'],
+    accepts: ['json'],
+    origins: () => [getConfig().siteUrl],
+    bodyLimit: CHAT_LIMITS.maxBodyBytes,
+    words: CHAT_REQUEST_WORDS,
+  });
 }

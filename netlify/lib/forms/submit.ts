@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { MSG } from '../../../src/lib/messages';
+import type { FormAnswer } from '../../../src/lib/forms';
 import { clientId } from '../client-identity';
 import { enforceRateLimit } from '../rate-limit';
 import { HttpError, errorResponse, json, JSON_BODY_LIMIT, readBytes, requireMethod, zodMessage } from '../http';
@@ -83,7 +84,8 @@ async function readFields(req: Request, isFormPost: boolean): Promise<Record<str
 }
 
 function answer(isFormPost: boolean, back: string, message: string): Response {
-  return isFormPost ? redirectTo(back, { sent: '1' }) : json({ success: true, message });
+  const sent: FormAnswer = { success: true, message };
+  return isFormPost ? redirectTo(back, { sent: '1' }) : json(sent);
 }
 
 /**

@@ -3,44 +3,11 @@ import { query } from '../db';
 import { maskEmail } from '../mail/mask';
 import { getTransformation, type Transformation } from '../transformations';
 import { downloadToken } from './tokens';
-import type { AllowanceSummary } from '../../../src/lib/packages';
+import type { Order, OrderDownload, OrderItem, PaymentStatus } from '../../../src/lib/orders-schema';
 import { allowancesOfPayment, summary } from '../packages/allowance';
 
-export interface OrderItem {
-  type: 'image' | 'video' | 'package';
-  name: string;
-  price: number;
-  transformationId?: string;
-  packageId?: string;
-  /**
-   * A paid item this payment did not sell, because another payment sold it first (the buyer paid twice):
-   * `refunded` once its price went back through Stripe, `refund-pending` until then.
-   */
-  duplicate?: 'refunded' | 'refund-pending';
-}
-
-export interface OrderDownload {
-  transformationId: string;
-  url: string;
-  filename: string;
-}
-
-export interface Order {
-  paymentId: string;
-  amount: number;
-  currency: string;
-  status: string;
-  paymentMethod: string;
-  createdAt: string;
-  items: OrderItem[];
-  downloads: OrderDownload[];
-  /**
-   * What each package line gives, once paid: images in all, used and left, the expiry and the secret link that opens
-   * it in the tool (netlify/lib/packages). A refunded one stays listed, with nothing left.
-   */
-  allowances: AllowanceSummary[];
-  confirmation: Confirmation;
-}
+// An order's shape is the shared contract the success page reads it with: src/lib/orders-schema.ts.
+export type { Order, OrderDownload, OrderItem };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -60,7 +27,7 @@ interface OrderRow {
   payment_id: string;
   amount: string;
   currency: string;
-  status: string;
+  status: PaymentStatus;
   payment_method: string;
   created_at: Date;
   email: string | null;

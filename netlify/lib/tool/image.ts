@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { z } from 'zod';
 import { HttpError } from '../http';
 import { withRenderSlot } from './render-slots';
 import { query } from '../db';
 import { getStorage } from '../storage';
-import { ColorizerError, decodePass, encodePass, ImageInputError, imageModelSchema, inspectImage, promptSchema, recolourPass, renderPass, restoreAndColorize, type AutomaticPass, type ColorHint, type HealMark, type ImageModel, photoAgeOfPixels } from '../../../engines/image';
+import { ColorizerError, decodePass, encodePass, ImageInputError, inspectImage, recolourPass, renderPass, restoreAndColorize, type AutomaticPass, type ColorHint, type HealMark, type ImageModel, photoAgeOfPixels } from '../../../engines/image';
 import { makePreview, PREVIEW_MAX_SIDE } from '../media/image-preview';
 import { uploadWatermarkSeed } from '../../../engines/shared';
 import { withoutMetadata } from '../media/strip-metadata';
 import { colorizerFor } from '../providers/colorizer';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
+import { restoreRequestSchema } from '../../../src/lib/tool/image-schema';
 import { healWork } from '../../../src/lib/tool/heal-budget';
 import {
   completeTransformation,
@@ -30,11 +30,8 @@ import { TAKEN_BY_LIVE_PACKAGE } from '../packages/allowance';
 import { decodeReduced, inspectWithin } from './image-bounds';
 import { REFERENCE_MAX_SIDE, REFERENCE_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
 
-/** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id). */
-export const processImageOptionsSchema = z.object({
-  model: z.string({ error: MSG.selectModel }).min(1, MSG.selectModel).pipe(imageModelSchema),
-  prompt: promptSchema,
-});
+/** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id): the shared contract. */
+export const processImageOptionsSchema = restoreRequestSchema;
 
 /** Maps engine errors to HTTP errors with a message the buyer can act on. */
 export function toHttpError(error: unknown): unknown {

@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { ADMIN_PATHS, INBOX_TABS, INBOX_TAB_LABELS, type InboxSession, type InboxTab, type InboxTable } from '../../lib/admin';
+import {
+  ADMIN_PATHS, INBOX_TABS, INBOX_TAB_LABELS, askForSignInLink, loadInboxSession, loadInboxTable, retryDelivery, signOutOfInbox,
+  type InboxSession, type InboxTab, type InboxTable,
+} from '../../lib/admin';
 import { MSG } from '../../lib/messages';
 
 /**
@@ -14,12 +17,6 @@ const tabFromHash = (): InboxTab => {
   const hash = typeof location === 'undefined' ? '' : location.hash.slice(1);
   return (INBOX_TABS as readonly string[]).includes(hash) ? (hash as InboxTab) : 'orders';
 };
-
-async function readJson<T>(response: Response): Promise<T> {
-  const body = (await response.json().catch(() => ({}))) as T & { success?: boolean; error?: string };
-  if (!response.ok || body.success === false) throw Object.assign(new Error(body.error || MSG.serverError), { status: response.status });
-  return body;
-}
 
 export default function Inbox() {
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -37,8 +34,8 @@ export default function Inbox() {
     setTab(tabFromHash());
     const onHash = () => setTab(tabFromHash());
     window.addEventListener('hashchange', onHash);
-    fetch(ADMIN_PATHS.api.session, { cache: 'no-store' })
-      .then((res) => (res.status === 401 ? signedOut() : readJson<InboxSession>(res).then((session) => setState({ kind: 'signed-in', session }))))
+    loadInboxSession()
+      .then((session) => (session ? setState({ kind: 'signed-in', session }) : signedOut()))
       .catch((e: Error) => signedOut(e.message));
     return () => window.removeEventListener('hashchange', onHash);
   }, [signedOut]);
@@ -46,9 +43,9 @@ export default function Inbox() {
   const load = useCallback(async (which: InboxTab) => {
     setError('');
     try {
-      const res = await fetch(ADMIN_PATHS.api.records(which), { cache: 'no-store' });
-      if (res.status === 401) return signedOut(MSG.signInRequired);
-      setTable(await readJson<InboxTable>(res));
+      const rows = await loadInboxTable(which);
+      if (!rows) return signedOut(MSG.signInRequired);
+      setTable(rows);
     } catch (e) {
       setError((e as Error).message);
     }
@@ -61,8 +58,7 @@ export default function Inbox() {
   async function retry(id: string) {
     setNote('');
     try {
-      const res = await fetch(ADMIN_PATHS.api.retry, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id }) });
-      setNote((await readJson<{ message: string }>(res)).message);
+      setNote(await retryDelivery(id));
       await load('outbox');
     } catch (e) {
       setError((e as Error).message);
@@ -70,7 +66,7 @@ export default function Inbox() {
   }
 
   async function signOut() {
-    await fetch(ADMIN_PATHS.api.session, { method: 'DELETE' }).catch(() => undefined);
+    await signOutOfInbox();
     signedOut(MSG.signedOut);
   }
 
@@ -155,8 +151,7 @@ function SignInForm({ note }: { note?: string }) {
     setError('');
     setMessage('');
     try {
-      const res = await fetch(ADMIN_PATHS.api.signIn, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
-      setMessage((await readJson<{ message: string }>(res)).message);
+      setMessage(await askForSignInLink(String(email ?? '')));
     } catch (e) {
       setError((e as Error).message);
     } finally {

@@ -1,5 +1,5 @@
 import { atom, computed, map } from 'nanostores';
-import { ChatRequestError, fetchChatModels, streamChat } from '../../islands/agent-hub/api';
+import { ChatRequestError, fetchChatModels, streamChat } from './hub-api';
 import { MSG } from '../messages';
 import { toast } from '../toast';
 import { findAgent, type Agent } from './agents';

@@ -1,3 +1,5 @@
+import { z } from '../zod';
+
 /**
  * The hub's curated model picks and the shape of the list GET /api/chat/models answers.
  *
@@ -8,10 +10,13 @@
  * vision, context and the reply cap come from the catalogue. The `cost` and `vision` written here are used
  * only while the catalogue cannot be read (the list is then marked unverified).
  */
-export type Speed = 'Fast' | 'Medium' | 'Slow';
-export type Quality = 'Excellent' | 'Very good' | 'Good';
+const speedSchema = z.enum(['Fast', 'Medium', 'Slow']);
+const qualitySchema = z.enum(['Excellent', 'Very good', 'Good']);
 /** Price tier from the catalogue's pricing; `Self-hosted` for a model on the operator's own server. */
-export type Cost = 'Free' | '$' | '$$' | '$$$' | '$$$$' | 'Self-hosted';
+const costSchema = z.enum(['Free', '$', '$$', '$$$', '$$$$', 'Self-hosted']);
+export type Speed = z.infer<typeof speedSchema>;
+export type Quality = z.infer<typeof qualitySchema>;
+export type Cost = z.infer<typeof costSchema>;
 
 export interface ChatModelPick {
   id: string;
@@ -25,19 +30,20 @@ export interface ChatModelPick {
 }
 
 /** A model as the hub offers it. */
-export interface ChatModel {
-  id: string;
-  name: string;
-  speed: Speed | null;
-  quality: Quality | null;
-  cost: Cost;
+export const chatModelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  speed: speedSchema.nullable(),
+  quality: qualitySchema.nullable(),
+  cost: costSchema,
   /** Receives images (the catalogue lists `image` among its input modalities). */
-  vision: boolean;
+  vision: z.boolean(),
   /** Context window in tokens, when the catalogue says. */
-  contextLength: number | null;
+  contextLength: z.number().nullable(),
   /** The most tokens a reply may have: the price tier's cap, never above the provider's own maximum. */
-  maxOutputTokens: number;
-}
+  maxOutputTokens: z.number().int(),
+});
+export type ChatModel = z.infer<typeof chatModelSchema>;
 
 export const CHAT_MODEL_PICKS = [
   { id: 'anthropic/claude-opus-4.5', name: 'Claude Opus 4.5', family: '^anthropic/claude-opus-\\d+(\\.\\d+)?$', speed: 'Slow', quality: 'Excellent', cost: '$$$', vision: true },
@@ -88,16 +94,24 @@ export function pickAsModel(pick: ChatModelPick): ChatModel {
   return { id, name, speed, quality, cost, vision, contextLength: null, maxOutputTokens: MAX_OUTPUT_TOKENS[cost] };
 }
 
-/** What GET /api/chat/models answers. */
-export interface ChatModelsResponse {
-  models: ChatModel[];
-  defaultModel: string;
-  configured: boolean;
+/** What GET /api/chat/models answers (the island reads it with this schema: src/lib/chat/hub-api.ts). */
+export const chatModelsResponseSchema = z.object({
+  models: z.array(chatModelSchema),
+  defaultModel: z.string(),
+  configured: z.boolean(),
   /** False while the provider's catalogue could not be read: the curated list is shown as it is written. */
-  verified: boolean;
+  verified: z.boolean(),
   /** Present when `configured` is false: the text the hub shows instead of the selector. */
-  message?: string;
-}
+  message: z.string().optional(),
+});
+export type ChatModelsResponse = z.infer<typeof chatModelsResponseSchema>;
+
+/**
+ * A refusal of POST /api/chat (its reply is a stream, ./stream-protocol.ts): the chat's words (./errors.ts), and with a
+ * 409 (the model is no longer served) the list as it is now.
+ */
+export const chatRefusalSchema = z.object({ success: z.literal(false), error: z.string(), models: chatModelsResponseSchema.optional() });
+export type ChatRefusal = z.infer<typeof chatRefusalSchema>;
 
 /** One line of the model picker: name, then the labels the model has. */
 export function modelLabel(m: ChatModel): string {

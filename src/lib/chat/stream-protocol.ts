@@ -1,3 +1,6 @@
+import { z } from '../zod';
+import { jsonOf } from '../api-answer';
+
 /**
  * The hub's own server-sent-event protocol, between POST /api/chat and the island. Each event is one
  * `data:` line holding JSON:
@@ -10,37 +13,34 @@
  *   data: {"error":"text"}      the reply failed; the text is for the user (always the last event)
  * Lines starting with ':' are keep-alive comments. A stream that ends without done or error was cut.
  */
-export type ReplyCut = 'length' | 'time';
+const replyCutSchema = z.enum(['length', 'time']);
+export type ReplyCut = z.infer<typeof replyCutSchema>;
 
-export interface ReadDocument {
-  filename: string;
-  text: string;
-}
+const readDocumentSchema = z.object({ filename: z.string(), text: z.string() });
+export type ReadDocument = z.infer<typeof readDocumentSchema>;
 
-export type ChatStreamEvent =
-  | { delta: string }
-  | { reasoning: string }
-  | { document: ReadDocument }
-  | { done: true; cut?: ReplyCut }
-  | { error: string };
+/** One event, as the server encodes it and the island reads it (an unknown `cut` reads as none). */
+export const chatStreamEventSchema = z.union([
+  z.object({ delta: z.string() }),
+  z.object({ reasoning: z.string() }),
+  z.object({ document: readDocumentSchema }),
+  z.object({ done: z.literal(true), cut: replyCutSchema.optional().catch(undefined) }),
+  z.object({ error: z.string() }),
+]);
+export type ChatStreamEvent = z.infer<typeof chatStreamEventSchema>;
 
 export function encodeEvent(event: ChatStreamEvent): string {
   return `data: ${JSON.stringify(event)}\n\n`;
 }
 
+/** An event read with its schema; anything else (not JSON, not ours) is null and ignored like any unknown event. */
 export function decodeEvent(data: string): ChatStreamEvent | null {
-  try {
-    const value = JSON.parse(data) as Record<string, unknown>;
-    if (typeof value.delta === 'string') return { delta: value.delta };
-    if (typeof value.reasoning === 'string') return { reasoning: value.reasoning };
-    const doc = value.document as Record<string, unknown> | undefined;
-    if (doc && typeof doc.filename === 'string' && typeof doc.text === 'string') return { document: { filename: doc.filename, text: doc.text } };
-    if (value.done === true) return value.cut === 'length' || value.cut === 'time' ? { done: true, cut: value.cut } : { done: true };
-    if (typeof value.error === 'string') return { error: value.error };
-  } catch {
-    // Not ours: ignored like any unknown event.
-  }
-  return null;
+  const parsed = chatStreamEventSchema.safeParse(jsonOf(data));
+  if (!parsed.success) return null;
+  const event = parsed.data;
+  // Only the fields of the event's kind travel on (a done event without a known cut is a plain done).
+  if ('done' in event) return event.cut ? { done: true, cut: event.cut } : { done: true };
+  return event;
 }
 
 export const SSE_HEADERS = {

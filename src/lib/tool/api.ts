@@ -3,18 +3,24 @@ import { MSG } from '../messages';
 import { $purchases, type Purchases } from '../cart-state';
 import { ownerHeaders, rememberOwnerSecret } from '../owner-secrets';
 import { $taken } from './package-state';
-import type { ColorHint, HealMark, ImageAnswer } from './image-schema';
-import type { TransformationStatus } from './status-schema';
+import type { z } from '../zod';
+import { ApiError, jsonOf, readAnswer, requestJson } from '../api-answer';
+import { imageAnswerSchema, type ColorHint, type HealMark, type ImageAnswer } from './image-schema';
+import { transformationStatusSchema, type TransformationStatus } from './status-schema';
+import { uploadGrantSchema, type UploadGrantRequest } from './upload-schema';
 import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, type VideoResolution } from './video-modes';
-import type { DetectedSubject, VideoDefaults } from './video-schema';
-import type { PublicHealth } from '../health';
+import { videoDefaultsSchema, videoJobAnswerSchema, type DetectedSubject, type VideoDefaults } from './video-schema';
+import { publicHealthSchema, type PublicHealth } from '../health';
 
 /**
  * Browser side of the tool's API. Small files go inline (multipart for images, a data URL for videos);
  * files over INLINE_UPLOAD_MAX_BYTES (Netlify's 6 MB function body cap, minus encoding overhead) are sent
  * straight to storage through a signed upload first. Every call returns the server's message on failure. An item's
  * owner secret (../owner-secrets.ts) is kept from the answer that made it and sent with every request about it.
+ * Every answer is read with the schema the function builds it from (../api-answer.ts): one that does not match is
+ * the same ApiError as a refusal, with the tab's own failure message.
  */
+export { ApiError };
 export type { ColorHint, HealMark, TransformationStatus };
 export type ImageResult = Omit<ImageAnswer, 'error' | 'ownerSecret'>;
 
@@ -28,13 +34,6 @@ export interface VideoResult {
   stillUrl?: string | null;
 }
 
-export class ApiError extends Error {
-  constructor(message: string, readonly status: number) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
 type Progress = (fraction: number) => void;
 
 /** XMLHttpRequest, because fetch cannot report upload progress. */
@@ -45,45 +44,27 @@ function send(method: string, url: string, body: XMLHttpRequestBodyInit, headers
     for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
     if (onProgress) xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
-    xhr.onerror = () => reject(new ApiError('Network error. Please check your connection and try again.', 0));
+    xhr.onerror = () => reject(new ApiError(MSG.networkError, 0));
     xhr.send(body);
   });
 }
 
-function parse<T>(res: { status: number; text: string }, fallback: string): T {
-  let data: Record<string, unknown> = {};
-  try {
-    data = JSON.parse(res.text);
-  } catch {
-    /* not JSON */
-  }
-  if (res.status < 200 || res.status >= 300 || data.success === false) {
-    throw new ApiError(typeof data.error === 'string' && data.error ? data.error : fallback, res.status);
-  }
-  return data as T;
+/** An XMLHttpRequest's answer, read with its schema (../api-answer.ts). */
+function parse<S extends z.ZodType>(schema: S, res: { status: number; text: string }, fallback: string): z.output<S> {
+  return readAnswer(schema, res.status, jsonOf(res.text), fallback);
 }
 
-async function jsonRequest<T>(method: string, url: string, body: unknown, fallback: string, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).catch(() => {
-    throw new ApiError('Network error. Please check your connection and try again.', 0);
-  });
-  return parse<T>({ status: res.status, text: await res.text() }, fallback);
-}
+const jsonRequest = <S extends z.ZodType>(schema: S, method: string, url: string, body: unknown, fallback: string, headers: Record<string, string> = {}) =>
+  requestJson(schema, method, url, { body, headers, fallback });
 
 /** Signed direct upload for large files; returns the upload id to process by. */
 export async function uploadLarge(kind: ToolKind, file: File, onProgress?: Progress): Promise<string> {
   const contentType = fileType(file);
-  const grant = await jsonRequest<{ uploadId: string; upload: { url: string; method: 'PUT'; headers: Record<string, string> } }>(
-    'POST',
-    '/api/tool-uploads',
-    { kind, contentType, size: file.size },
-    MSG.uploadFailed,
-  );
-  parse(await send(grant.upload.method, grant.upload.url, file, grant.upload.headers, onProgress), MSG.uploadFailed);
+  const request: UploadGrantRequest = { kind, contentType, size: file.size };
+  const grant = await jsonRequest(uploadGrantSchema, 'POST', '/api/tool-uploads', request, MSG.uploadFailed);
+  // The storage's own answer (local disk or Supabase Storage): only its status is ours to read.
+  const stored = await send(grant.upload.method, grant.upload.url, file, grant.upload.headers, onProgress);
+  if (stored.status < 200 || stored.status >= 300) throw new ApiError(MSG.uploadFailed, stored.status);
   return grant.uploadId;
 }
 
@@ -97,24 +78,24 @@ function owned<T extends { transformationId: string; ownerSecret?: string }>(mad
 export async function processImage(file: File, options: { model: string; prompt: string }, onProgress?: Progress): Promise<ImageResult> {
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('image', file, onProgress);
-    return owned(await jsonRequest<ImageAnswer>('POST', '/api/process-image', { uploadId, ...options }, MSG.imageError()));
+    return owned(await jsonRequest(imageAnswerSchema, 'POST', '/api/process-image', { uploadId, ...options }, MSG.imageError()));
   }
   const form = new FormData();
   form.append('file', file, file.name);
   form.append('model', options.model);
   form.append('prompt', options.prompt);
-  return owned(parse<ImageAnswer>(await send('POST', '/api/process-image', form, {}, onProgress), MSG.imageError()));
+  return owned(parse(imageAnswerSchema, await send('POST', '/api/process-image', form, {}, onProgress), MSG.imageError()));
 }
 
 const itemUrl = (transformationId: string, part?: string) => `/api/transformations/${encodeURIComponent(transformationId)}${part ? `/${part}` : ''}`;
 
 export function applyHints(transformationId: string, hints: ColorHint[]): Promise<ImageResult> {
-  return jsonRequest<ImageResult>('POST', itemUrl(transformationId, 'hints'), { hints }, MSG.imageError(), ownerHeaders(transformationId));
+  return jsonRequest(imageAnswerSchema, 'POST', itemUrl(transformationId, 'hints'), { hints }, MSG.imageError(), ownerHeaders(transformationId));
 }
 
 /** Re-renders with the full list of heal marks (they replace the stored ones; an empty list clears). */
 export function applyHeal(transformationId: string, marks: HealMark[]): Promise<ImageResult> {
-  return jsonRequest<ImageResult>('POST', itemUrl(transformationId, 'heal'), { marks }, MSG.imageError(), ownerHeaders(transformationId));
+  return jsonRequest(imageAnswerSchema, 'POST', itemUrl(transformationId, 'heal'), { marks }, MSG.imageError(), ownerHeaders(transformationId));
 }
 
 /**
@@ -140,10 +121,10 @@ async function reducedCopy(file: File, side: number): Promise<Blob> {
 /** Colours the result from the buyer's colour photo; `null` goes back to automatic colours. */
 export async function applyReference(transformationId: string, file: File | null): Promise<ImageResult> {
   const url = itemUrl(transformationId, 'reference');
-  if (!file) return jsonRequest<ImageResult>('DELETE', url, undefined, MSG.imageError(), ownerHeaders(transformationId));
+  if (!file) return jsonRequest(imageAnswerSchema, 'DELETE', url, undefined, MSG.imageError(), ownerHeaders(transformationId));
   const form = new FormData();
   form.append('file', await reducedCopy(file, REFERENCE_UPLOAD_SIDE), 'reference.jpg');
-  return parse<ImageResult>(await send('POST', url, form, ownerHeaders(transformationId)), MSG.imageError());
+  return parse(imageAnswerSchema, await send('POST', url, form, ownerHeaders(transformationId)), MSG.imageError());
 }
 
 function readAsDataUrl(file: Blob): Promise<string> {
@@ -160,10 +141,10 @@ function readAsDataUrl(file: Blob): Promise<string> {
  * "Animate this photo" the finished image's id (the server reads its restored file).
  */
 export async function videoDefaults(source: File | { imageId: string }): Promise<VideoDefaults> {
-  if (!(source instanceof File)) return jsonRequest('POST', '/api/video-defaults', { fromImageId: source.imageId }, MSG.videoError, ownerHeaders(source.imageId));
+  if (!(source instanceof File)) return jsonRequest(videoDefaultsSchema, 'POST', '/api/video-defaults', { fromImageId: source.imageId }, MSG.videoError, ownerHeaders(source.imageId));
   const form = new FormData();
   form.append('file', await reducedCopy(source, DEFAULTS_UPLOAD_SIDE), 'photo.jpg');
-  return parse<VideoDefaults>(await send('POST', '/api/video-defaults', form, {}), MSG.videoError);
+  return parse(videoDefaultsSchema, await send('POST', '/api/video-defaults', form, {}), MSG.videoError);
 }
 
 export type VideoJobOptions = {
@@ -176,14 +157,11 @@ export type VideoJobOptions = {
   subjects?: DetectedSubject[];
 };
 
-/** process-video's answer (202): the queued job and its owner secret. */
-type VideoJobAnswer = { transformationId: string; ownerSecret?: string };
-
 /** "Animate this photo": a clip made from a finished image result (the server reads its restored file). */
 export async function startVideoFromImage(imageId: string, options: Omit<VideoJobOptions, 'restoreFirst'>): Promise<{ transformationId: string }> {
   const { prompt, mode, resolution, animateFaces, subjects } = options;
   const body = { fromImageId: imageId, prompt, mode, resolution, animateFaces, subjects, duration: VIDEO_DURATION_SECONDS, watermark: true };
-  return owned(await jsonRequest<VideoJobAnswer>('POST', '/api/process-video', body, MSG.videoError, ownerHeaders(imageId)));
+  return owned(await jsonRequest(videoJobAnswerSchema, 'POST', '/api/process-video', body, MSG.videoError, ownerHeaders(imageId)));
 }
 
 export async function startVideo(file: File, options: VideoJobOptions, onProgress?: Progress): Promise<{ transformationId: string }> {
@@ -191,17 +169,14 @@ export async function startVideo(file: File, options: VideoJobOptions, onProgres
   const common = { prompt, mode, resolution, restoreFirst, animateFaces, subjects, duration: VIDEO_DURATION_SECONDS, watermark: true };
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('video', file, onProgress);
-    return owned(await jsonRequest<VideoJobAnswer>('POST', '/api/process-video', { uploadId, ...common }, MSG.videoError));
+    return owned(await jsonRequest(videoJobAnswerSchema, 'POST', '/api/process-video', { uploadId, ...common }, MSG.videoError));
   }
   const imageData = await readAsDataUrl(file);
-  return owned(await jsonRequest<VideoJobAnswer>('POST', '/api/process-video', { imageData, ...common }, MSG.videoError));
+  return owned(await jsonRequest(videoJobAnswerSchema, 'POST', '/api/process-video', { imageData, ...common }, MSG.videoError));
 }
 
 export async function getTransformation(id: string): Promise<TransformationStatus> {
-  const res = await fetch(itemUrl(id), { cache: 'no-store', headers: ownerHeaders(id) });
-  const data = (await res.json().catch(() => ({}))) as Partial<TransformationStatus>;
-  if (!res.ok) throw new ApiError(data.error || MSG.videoError, res.status);
-  return data as TransformationStatus;
+  return requestJson(transformationStatusSchema, 'GET', itemUrl(id), { headers: ownerHeaders(id), fallback: MSG.videoError });
 }
 
 /** The status, or null when the server no longer knows the id or it is not this browser's (other failures throw). */
@@ -254,14 +229,13 @@ export async function waitForTransformation(
 
 export type VideoAvailability = 'unknown' | 'available' | 'unavailable';
 
-type Health = Partial<PublicHealth>;
-
 // One /api/health request per page, shared by the islands that read it: its public answer (ok, whether
 // videos can be made, the payment mode), which it gives with 503 too when the site is unwell.
-let health: Promise<Health | null> | undefined;
-function fetchHealth(): Promise<Health | null> {
+// An answer that does not match its schema counts as none.
+let health: Promise<PublicHealth | null> | undefined;
+function fetchHealth(): Promise<PublicHealth | null> {
   health ??= fetch('/api/health', { cache: 'no-store' })
-    .then((res) => res.json() as Promise<Health>)
+    .then(async (res) => publicHealthSchema.safeParse(jsonOf(await res.text())).data ?? null)
     .catch(() => null);
   return health;
 }

@@ -4,7 +4,10 @@ import { MSG } from '../messages';
 import { addToCart } from '../cart';
 import { rememberOwnerSecret } from '../owner-secrets';
 import { OWNER_SECRET_HEADER, isOwnerSecret } from './ownership';
-import { BATCH_LIMITS, BATCH_POLL_MS, batchUrl, countsAsPhoto, type BatchAnswer } from './batch';
+import { BATCH_LIMITS, BATCH_POLL_MS, batchAnswerSchema, batchCreatedSchema, batchItemAddedSchema, batchUrl, countsAsPhoto, type BatchAnswer } from './batch';
+import type { z } from '../zod';
+import { doneAnswerSchema, readResponse, requestJson } from '../api-answer';
+import type { RestoreRequest } from './image-schema';
 import { INLINE_UPLOAD_MAX_BYTES, isAcceptedFile, previewUrl } from './constants';
 import { ApiError, uploadLarge } from './api';
 import { $package, packageKeyHeaders, refreshPackage, rememberTaken } from './package-state';
@@ -87,42 +90,33 @@ export function chooseBatch(files: readonly File[]): void {
 
 export const clearChosen = () => $batch.setKey('chosen', []);
 
-async function jsonCall<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: 'no-store',
-  }).catch(() => {
-    throw new ApiError('Network error. Please check your connection and try again.', 0);
-  });
-  const data = (await res.json().catch(() => ({}))) as { success?: boolean; error?: string };
-  if (!res.ok || data.success === false) throw new ApiError(data.error || MSG.imageError(), res.status);
-  return data as T;
-}
+/** A JSON call of the batch's API, its answer read with its schema (src/lib/tool/batch.ts). */
+const jsonCall = <S extends z.ZodType>(schema: S, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+  requestJson(schema, method, url, { body, headers, fallback: MSG.imageError() });
 
 async function sendPhoto(batchId: string, file: File): Promise<void> {
   const url = batchUrl(batchId, 'items');
   if (file.size > INLINE_UPLOAD_MAX_BYTES) {
     const uploadId = await uploadLarge('image', file);
-    await jsonCall('POST', url, { uploadId, name: file.name }, batchHeaders());
+    await jsonCall(batchItemAddedSchema, 'POST', url, { uploadId, name: file.name }, batchHeaders());
     return;
   }
   const form = new FormData();
   form.append('file', file, file.name);
   form.append('name', file.name);
-  const res = await fetch(url, { method: 'POST', body: form, headers: batchHeaders() }).catch(() => null);
-  const data = res ? ((await res.json().catch(() => ({}))) as { error?: string }) : {};
-  if (!res?.ok) throw new ApiError(data.error || MSG.uploadFailed, res?.status ?? 0);
+  const res = await fetch(url, { method: 'POST', body: form, headers: batchHeaders() }).catch(() => {
+    throw new ApiError(MSG.uploadFailed, 0);
+  });
+  await readResponse(batchItemAddedSchema, res, MSG.uploadFailed);
 }
 
 /** Restore N photos: makes the batch (or adds to the open one), sends every chosen photo, then follows the batch. */
-export async function startBatch(options: { model: string; prompt: string }): Promise<void> {
+export async function startBatch(options: RestoreRequest): Promise<void> {
   const { chosen } = $batch.get();
   if (!chosen.length) return tell('error', MSG.uploadFirst);
   $batch.set({ ...$batch.get(), running: true, chosen: [], uploads: chosen.map((f) => ({ name: f.name, state: 'sending' })) });
   try {
-    const made = await jsonCall<{ batchId: string; ownerSecret?: string }>('POST', '/api/batches', options, packageOpen() ? packageKeyHeaders() : {});
+    const made = await jsonCall(batchCreatedSchema, 'POST', '/api/batches', options, packageOpen() ? packageKeyHeaders() : {});
     if (made.ownerSecret) $ownBatch.set({ id: made.batchId, secret: made.ownerSecret, carted: [] });
     $batch.setKey('batchId', made.batchId);
     announce(`Sending ${chosen.length} photos…`);
@@ -173,7 +167,7 @@ export function followBatch(): Promise<void> {
 export async function refreshBatch(): Promise<BatchAnswer | null> {
   const { batchId, answer: before } = $batch.get();
   if (!batchId) return null;
-  const answer = await jsonCall<BatchAnswer>('GET', batchUrl(batchId), undefined, batchHeaders()).catch((error: unknown) => {
+  const answer = await jsonCall(batchAnswerSchema, 'GET', batchUrl(batchId), undefined, batchHeaders()).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) {
       $batch.set({ chosen: [], batchId: null, answer: null, uploads: [], running: false });
       if ($ownBatch.get()?.id === batchId) $ownBatch.set(null);
@@ -211,7 +205,7 @@ export async function retryBatchItem(itemId: string): Promise<void> {
   const { batchId } = $batch.get();
   if (!batchId) return;
   try {
-    await jsonCall('POST', `${batchUrl(batchId, 'items')}/${encodeURIComponent(itemId)}/retry`, {}, batchHeaders());
+    await jsonCall(doneAnswerSchema, 'POST', `${batchUrl(batchId, 'items')}/${encodeURIComponent(itemId)}/retry`, {}, batchHeaders());
     announce('The photo is back in the queue.');
     await followBatch();
   } catch (error) {
@@ -224,7 +218,7 @@ export async function chooseScan(itemId: string, keep: 'prints' | 'whole'): Prom
   const { batchId } = $batch.get();
   if (!batchId) return;
   try {
-    await jsonCall('POST', `${batchUrl(batchId, 'items')}/${encodeURIComponent(itemId)}/split`, { keep }, batchHeaders());
+    await jsonCall(doneAnswerSchema, 'POST', `${batchUrl(batchId, 'items')}/${encodeURIComponent(itemId)}/split`, { keep }, batchHeaders());
     announce(keep === 'prints' ? 'The prints are in the queue.' : 'The scan is in the queue as one photo.');
     await refreshBatch();
     await followBatch();

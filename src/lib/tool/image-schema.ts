@@ -48,13 +48,16 @@ export const healMarkSchema = z.object(
 export const healMarksSchema = z.array(healMarkSchema, { error: MSG.healMarksList }).max(MAX_HEAL_MARKS, { error: MSG.healMarksMax(MAX_HEAL_MARKS) });
 export type HealMark = z.infer<typeof healMarkSchema>;
 
-/** Options of one restore/colorize request (the file itself is validated by inspectImage). */
+/**
+ * Options of one restore/colorize request: POST /api/process-image (multipart fields, or JSON beside the `uploadId`
+ * of a signed upload) and POST /api/batches, whose photos are all restored with them. The file itself is validated
+ * by its bytes (inspectImage); colour hints have their own endpoint.
+ */
 export const restoreRequestSchema = z.object({
-  model: imageModelSchema,
-  prompt: promptSchema.optional(),
-  hints: colorHintsSchema.optional(),
+  model: z.string({ error: MSG.selectModel }).min(1, MSG.selectModel).pipe(imageModelSchema),
+  prompt: promptSchema,
 });
-export type RestoreRequest = z.infer<typeof restoreRequestSchema>;
+export type RestoreRequest = z.input<typeof restoreRequestSchema>;
 
 /** The three choices shown to buyers, with what each pipeline really does. */
 export const IMAGE_MODELS: { id: ImageModel; name: string; description: string }[] = [

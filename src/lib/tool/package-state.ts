@@ -1,7 +1,9 @@
 import { map } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
 import { MSG } from '../messages';
-import { $packageKey, keyFromHash, packageHeaders, PACKAGE_FRAGMENT, type AllowanceSummary } from '../packages';
+import { $packageKey, keyFromHash, packageHeaders, PACKAGE_FRAGMENT } from '../packages';
+import { packageAnswerSchema, takeAnswerSchema, type AllowanceSummary, type TakeAnswer } from '../packages-schema';
+import { ApiError, messageAnswerSchema, requestJson } from '../api-answer';
 import { isDownloadLink } from '../cart-state';
 
 /**
@@ -40,10 +42,6 @@ export const rememberTaken = (transformationId: string, url: string | null | und
 /** The header that opens the package on the server, when one is open in this browser. */
 export const packageKeyHeaders = () => packageHeaders($packageKey.get() || null);
 
-async function readJson(res: Response): Promise<Record<string, unknown>> {
-  return (await res.json().catch(() => ({}))) as Record<string, unknown>;
-}
-
 /**
  * Opens the package of the page's address (the fragment is then removed from the address bar and history, so the key
  * is not left on screen or in a shared screenshot), or the one this browser kept. Reads only.
@@ -66,14 +64,16 @@ export async function refreshPackage(): Promise<void> {
   const key = $packageKey.get();
   if (!key) return;
   if ($package.get().status !== 'open') $package.setKey('status', 'loading');
-  const res = await fetch('/api/packages', { headers: packageHeaders(key), cache: 'no-store' }).catch(() => null);
-  const data = res ? await readJson(res) : {};
-  if (res?.ok && data.allowance) {
-    $package.set({ status: 'open', allowance: data.allowance as AllowanceSummary, batchId: (data.batchId as string | null) ?? null, error: null });
-  } else if (res && (res.status === 403 || res.status === 404)) {
-    $package.set({ status: 'invalid', allowance: null, batchId: null, error: typeof data.error === 'string' ? data.error : MSG.packageLinkInvalid });
-  } else {
-    $package.set({ ...$package.get(), status: $package.get().allowance ? 'open' : 'none' });
+  try {
+    const { allowance, batchId } = await requestJson(packageAnswerSchema, 'GET', '/api/packages', { headers: packageHeaders(key), fallback: MSG.packageLinkInvalid });
+    $package.set({ status: 'open', allowance, batchId, error: null });
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+      $package.set({ status: 'invalid', allowance: null, batchId: null, error: error.message });
+    } else {
+      // Unreachable, or an answer that is not a package's: the package stays as last read.
+      $package.set({ ...$package.get(), status: $package.get().allowance ? 'open' : 'none' });
+    }
   }
 }
 
@@ -83,28 +83,18 @@ export function closePackage(): void {
   $package.set({ status: 'none', allowance: null, batchId: null, error: null });
 }
 
-export interface TakeAnswer {
-  outcome: 'taken' | 'already';
-  imagesUsed: number;
-  imagesTotal: number;
-  imagesLeft: number;
-  downloadUrl: string;
-  message: string;
-}
+export type { TakeAnswer };
 
 /** "Use 1 of 86": takes the result with the package; resolves the answer, or throws the server's words. */
 export async function takeWithPackage(transformationId: string, ownerHeaders: Record<string, string>): Promise<TakeAnswer> {
-  const res = await fetch('/api/packages/take', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...ownerHeaders, ...packageKeyHeaders() },
-    body: JSON.stringify({ transformationId }),
-  }).catch(() => null);
-  const data = res ? await readJson(res) : {};
-  if (!res?.ok || data.success === false) {
+  const answer = await requestJson(takeAnswerSchema, 'POST', '/api/packages/take', {
+    body: { transformationId },
+    headers: { ...ownerHeaders, ...packageKeyHeaders() },
+    fallback: MSG.imageError(),
+  }).catch(async (error: unknown) => {
     await refreshPackage();
-    throw new Error(typeof data.error === 'string' ? data.error : MSG.imageError());
-  }
-  const answer = data as unknown as TakeAnswer;
+    throw error;
+  });
   rememberTaken(transformationId, answer.downloadUrl);
   const a = $package.get().allowance;
   if (a) $package.setKey('allowance', { ...a, imagesUsed: answer.imagesUsed, imagesLeft: answer.imagesLeft, state: answer.imagesLeft > 0 ? a.state : 'used-up' });
@@ -113,8 +103,6 @@ export async function takeWithPackage(transformationId: string, ownerHeaders: Re
 
 /** "Lost your link?": the same answer whatever the address; the server's words on a refusal. */
 export async function requestLostLink(email: string): Promise<string> {
-  const res = await fetch('/api/packages/link', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) }).catch(() => null);
-  const data = res ? await readJson(res) : {};
-  if (!res?.ok) throw new Error(typeof data.error === 'string' ? data.error : 'Network error. Please check your connection and try again.');
-  return String(data.message ?? MSG.packageLinkSent);
+  const { message } = await requestJson(messageAnswerSchema, 'POST', '/api/packages/link', { body: { email }, fallback: MSG.serverError });
+  return message || MSG.packageLinkSent;
 }

@@ -1,6 +1,7 @@
 import { z } from '../zod';
 import { MSG } from '../messages';
 import { PROMPT_MAX, PROMPT_MIN } from './constants';
+import { JOB_STATUSES } from './status-schema';
 import { DEFAULT_VIDEO_RESOLUTION, VIDEO_DURATION_SECONDS, VIDEO_OPTION_NAMES, VIDEO_RESOLUTIONS, type VideoResolution } from './video-modes';
 
 // The video tool's request, shared: the island validates the same body before uploading. No Node imports here.
@@ -67,6 +68,16 @@ export const animateImageRequestSchema = processVideoRequestSchema.omit({ imageD
 export const videoDefaultsFromImageSchema = z.object({ fromImageId });
 
 export type ProcessVideoRequest = z.infer<typeof processVideoRequestSchema>;
+
+/** process-video's answer (202): the queued job and its owner secret (./ownership.ts), told only here. */
+export const videoJobAnswerSchema = z.object({
+  success: z.literal(true),
+  transformationId: z.string().min(1),
+  status: z.enum(JOB_STATUSES),
+  ownerSecret: z.string().optional(),
+  error: z.null(),
+});
+export type VideoJobAnswer = z.infer<typeof videoJobAnswerSchema>;
 
 /** What the video tab offers before a job, as the server judged the photo (POST /api/video-defaults). */
 export const videoDefaultsSchema = z.object({

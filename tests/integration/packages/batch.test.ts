@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import batches from '../../../netlify/functions/batches.mts';
 import batchZip from '../../../netlify/functions/batch-zip.mts';
 import downloads from '../../../netlify/functions/downloads.mts';
@@ -9,27 +9,15 @@ import { MSG } from '../../../src/lib/messages';
 import { PACKAGE_KEY_HEADER } from '../../../src/lib/packages';
 import { OWNER_SECRET_HEADER } from '../../../src/lib/tool/ownership';
 import { BATCH_LIMITS } from '../../../src/lib/tool/batch';
-import { startEmbedded } from '../platform/helpers/backends';
 import { greyPhoto, multipart } from '../../support/tool-helpers';
 import { readZip } from '../../support/zip-reader';
-import { BASE, buyPackage, keyOf } from './helpers';
+import { BASE, buyPackage, keyOf, useInlineBatchPlatform } from './helpers';
 import { generatedPictures, makeScan } from '../../support/scans';
 
 // A package's batch through the real functions: photos queued on the server, each its own job (inline here: no
 // background function can be triggered), taken one image each, downloaded as one ZIP under their own names.
-// The jobs run in this process, whatever deploy this checkout last recorded: a site server another test project
-// started (its URL in the deploy record) would take the trigger, answer 202 and refuse the job's signature (its own
-// APP_SECRET), leaving the photos working until their lease ran out.
-let platform: Awaited<ReturnType<typeof startEmbedded>>;
-beforeAll(async () => {
-  vi.stubEnv('BATCH_JOB_RUNNER', 'inline');
-  platform = await startEmbedded();
-});
-afterAll(async () => {
-  await Promise.all(inlineJobs);
-  await platform?.stop();
-  vi.unstubAllEnvs();
-});
+// The jobs run in this process (useInlineBatchPlatform says why).
+useInlineBatchPlatform();
 
 type Headers = Record<string, string>;
 const call = (path: string, headers: Headers, init: { method?: string; body?: BodyInit; json?: unknown } = {}) =>

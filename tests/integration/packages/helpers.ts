@@ -1,10 +1,12 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import checkout from '../../../netlify/functions/checkout.mts';
 import packages from '../../../netlify/functions/packages.mts';
 import { query } from '../../../netlify/lib/db';
 import { PACKAGE_KEY_HEADER } from '../../../src/lib/packages';
 import { OWNER_SECRET_HEADER } from '../../../src/lib/tool/ownership';
 import { newKey } from '../platform/helpers/seed';
+import { startEmbedded } from '../platform/helpers/backends';
+import { inlineJobs } from '../../../netlify/lib/batches';
 
 export const BASE = 'http://localhost:8888';
 
@@ -47,4 +49,22 @@ export async function allowanceState() {
     batches: await query('select id from tool_batches order by id'),
     events: await query(`select id from outbox_events order by id`),
   };
+}
+
+/**
+ * The test file's embedded platform with batch jobs run in this process, whatever deploy this checkout last recorded:
+ * a site server another test project started (its URL in the deploy record) would take the trigger, answer 202 and
+ * refuse the job's signature (its own APP_SECRET), leaving the photos working until their lease ran out.
+ */
+export function useInlineBatchPlatform(): void {
+  let platform: Awaited<ReturnType<typeof startEmbedded>>;
+  beforeAll(async () => {
+    vi.stubEnv('BATCH_JOB_RUNNER', 'inline');
+    platform = await startEmbedded();
+  });
+  afterAll(async () => {
+    await Promise.all(inlineJobs);
+    await platform?.stop();
+    vi.unstubAllEnvs();
+  });
 }

@@ -312,7 +312,7 @@ describe('agent hub state: sending', () => {
   it("a failure: the toast, the server's words in the bubble, and the file kept for a retry that sends it again", async () => {
     await openWithModels();
     await attachFile(png());
-    chatAnswer = () => Response.json({ error: CHAT_ERRORS.creditSpent }, { status: 402 });
+    chatAnswer = () => Response.json({ success: false, error: CHAT_ERRORS.creditSpent }, { status: 402 });
     setInput(`${$input.get()}What is this?`);
     await sendMessage();
     expect(toast.error).toHaveBeenCalledWith(MSG.chatFailed);
@@ -335,7 +335,7 @@ describe('agent hub state: sending', () => {
     await openWithModels();
     chooseModel('openai/gpt-4o');
     const refreshed = { ...LIST, models: LIST.models.filter((m) => m.id !== 'openai/gpt-4o') };
-    chatAnswer = () => Response.json({ error: CHAT_ERRORS.modelGone, models: refreshed }, { status: 409 });
+    chatAnswer = () => Response.json({ success: false, error: CHAT_ERRORS.modelGone, models: refreshed }, { status: 409 });
     setInput('Hello');
     await sendMessage();
     expect($models.get()).toEqual(refreshed);

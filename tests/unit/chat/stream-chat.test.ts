@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChatRequestError, streamChat } from '../../../src/islands/agent-hub/api';
+import { ChatRequestError, fetchChatModels, streamChat } from '../../../src/lib/chat/hub-api';
+import { CHAT_MODEL_PICKS, type ChatModelsResponse } from '../../../src/lib/chat/models';
 import { encodeEvent, type ChatStreamEvent } from '../../../src/lib/chat/stream-protocol';
 import { CHAT_ERRORS } from '../../../src/lib/chat/errors';
 import { MSG } from '../../../src/lib/messages';
@@ -60,5 +61,34 @@ describe('streamChat (island side of the protocol)', () => {
       throw new TypeError('Failed to fetch');
     });
     await expect(result).rejects.toThrow(CHAT_ERRORS.unreachable);
+  });
+});
+
+describe('the chat’s JSON answers (read with src/lib/chat/models.ts)', () => {
+  const list: ChatModelsResponse = {
+    models: [{ id: 'openai/gpt-4o', name: 'GPT-4o', speed: 'Medium', quality: 'Very good', cost: '$$', vision: true, contextLength: 128_000, maxOutputTokens: 2048 }],
+    defaultModel: 'openai/gpt-4o',
+    configured: true,
+    verified: true,
+  };
+
+  it('a model list of another shape is treated as a failed one: the curated list, unverified', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json(list)));
+    await expect(fetchChatModels()).resolves.toEqual(list);
+    for (const odd of [{ ...list, models: [{ id: 'x' }] }, { ...list, verified: 'yes' }, { models: 'all' }]) {
+      vi.stubGlobal('fetch', vi.fn(async () => Response.json(odd)));
+      const fallback = await fetchChatModels();
+      expect(fallback.verified).toBe(false);
+      expect(fallback.models.map((m) => m.id)).toEqual(CHAT_MODEL_PICKS.map((p) => p.id));
+    }
+  });
+
+  it('a refusal keeps its words; its list only when the list has the schema’s shape', async () => {
+    const { result } = await run(Response.json({ success: false, error: CHAT_ERRORS.modelGone, models: list }, { status: 409 }));
+    await expect(result).rejects.toMatchObject({ message: CHAT_ERRORS.modelGone, status: 409, models: list });
+    const odd = await run(Response.json({ success: false, error: CHAT_ERRORS.modelGone, models: { models: [{ id: 1 }] } }, { status: 409 }));
+    await expect(odd.result).rejects.toMatchObject({ message: CHAT_ERRORS.modelGone, status: 409, models: undefined });
+    const bare = await run(new Response('<html>Bad gateway</html>', { status: 502 }));
+    await expect(bare.result).rejects.toMatchObject({ name: 'ChatRequestError', message: MSG.chatFailedShort, status: 502 });
   });
 });

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { checkoutAnswer } from '../../support/answers';
 
 import {
   $cartCount, $cartItems, $cartProcessing, $cartTotal, addPackageToCart, addToCart, checkout, clearCart, removeFromCart,
@@ -89,7 +90,7 @@ describe('checkout action', () => {
     const fetchImpl = vi.fn(async (_url: string, init: RequestInit) => {
       bodies.push(JSON.parse(String(init.body)));
       expect($cartProcessing.get()).toBe(true);
-      return Response.json({ success: true, paymentId: 'p1', amount: sumPrices([ITEM_PRICES.image, findImagePackage('basic-restoration')!.priceValue]), orderToken: 'tok' });
+      return Response.json(checkoutAnswer({ paymentId: 'p1', amount: sumPrices([ITEM_PRICES.image, findImagePackage('basic-restoration')!.priceValue]), orderToken: 'tok' }));
     });
     const result = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(result).toMatchObject({ ok: true, message: MSG.checkoutSuccess, paymentId: 'p1' });
@@ -134,11 +135,13 @@ describe('checkout action', () => {
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
     let release!: () => void;
     const fetchImpl = vi.fn(
-      () => new Promise<Response>((resolve) => (release = () => resolve(Response.json({ success: true, paymentId: 'p', amount: ITEM_PRICES.image, orderToken: 't' })))),
+      () => new Promise<Response>((resolve) => (release = () => resolve(Response.json(checkoutAnswer({ paymentId: 'p', amount: ITEM_PRICES.image, orderToken: 't' }))))),
     );
     const first = checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     const second = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(second.ok).toBe(false);
+    // The first is under way (its answer's reader loads first): the request is out, its answer not yet in.
+    await vi.waitFor(() => expect(fetchImpl).toHaveBeenCalled());
     release();
     await first;
     expect(fetchImpl).toHaveBeenCalledTimes(1);
@@ -154,6 +157,18 @@ describe('checkout action', () => {
     const noMessage = vi.fn(async () => new Response('oops', { status: 500 }));
     await expect(checkout({ fetchImpl: noMessage as unknown as typeof fetch })).resolves.toEqual({ ok: false, message: 'Checkout failed: Please try again' });
   });
+
+  it('reads a 200 answer that is not a checkout’s as the failure a server error gives: the cart stays, nothing is kept', async () => {
+    addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
+    const good = checkoutAnswer({ paymentId: 'p1', amount: ITEM_PRICES.image, orderToken: 'tok' });
+    const { orderToken: _missing, ...withoutToken } = good;
+    for (const body of [withoutToken, { ...good, amount: '1.99' }, { ...good, downloads: 'none' }, { ...good, confirmation: { status: 'mailed' } }]) {
+      const fetchImpl = vi.fn(async () => Response.json(body));
+      await expect(checkout({ fetchImpl: fetchImpl as unknown as typeof fetch })).resolves.toEqual({ ok: false, message: MSG.checkoutFailed() });
+      expect($cartCount.get()).toBe(1);
+      expect($cartProcessing.get()).toBe(false);
+    }
+  });
 });
 
 
@@ -162,7 +177,7 @@ describe('checkout action with real payments', () => {
     vi.useFakeTimers();
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
     const fetchImpl = vi.fn(async () =>
-      Response.json({ success: true, paymentId: 'p1', amount: ITEM_PRICES.image, orderToken: 'tok', downloads: [], checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
+      Response.json(checkoutAnswer({ paymentId: 'p1', amount: ITEM_PRICES.image, orderToken: 'tok', downloads: [], checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' })),
     );
     const result = await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch });
     expect(result).toMatchObject({ ok: true, message: MSG.checkoutRedirecting, redirectUrl: 'https://checkout.stripe.com/c/pay/cs_test_1' });
@@ -173,7 +188,7 @@ describe('checkout action with real payments', () => {
 
   it('refuses a payment page that is not a web address', async () => {
     addToCart({ type: 'image', imageUrl: '/a.jpg', transformationId: 't1' });
-    const fetchImpl = vi.fn(async () => Response.json({ success: true, paymentId: 'p1', amount: ITEM_PRICES.image, orderToken: 'tok', checkoutUrl: 'javascript:alert(1)' }));
+    const fetchImpl = vi.fn(async () => Response.json(checkoutAnswer({ paymentId: 'p1', amount: ITEM_PRICES.image, orderToken: 'tok', checkoutUrl: 'javascript:alert(1)' })));
     await expect(checkout({ fetchImpl: fetchImpl as unknown as typeof fetch })).resolves.toEqual({ ok: false, message: MSG.checkoutFailed() });
     expect($cartCount.get()).toBe(1);
   });

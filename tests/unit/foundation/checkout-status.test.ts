@@ -1,12 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ITEM_PRICES } from '../../../src/lib/catalog';
 import { loadOrder, orderPageUrl, orderUrl, sessionOrderUrl, waitForPayment } from '../../../src/lib/checkout-status';
+import type { PaymentStatus } from '../../../src/lib/orders-schema';
+import { orderAnswer } from '../../support/answers';
+import { MSG } from '../../../src/lib/messages';
 
-const order = (status: string) => ({ success: true, paymentId: 'p1', orderToken: 't/1', status, amount: ITEM_PRICES.image, items: [], downloads: [] });
+const order = (status: PaymentStatus) => orderAnswer({ paymentId: 'p1', orderToken: 't/1', status, amount: ITEM_PRICES.image, paymentMethod: 'stripe' });
 
 describe('waitForPayment', () => {
   it('asks about the session until the webhook has settled the order', async () => {
-    const answers = ['pending', 'pending', 'completed'];
+    const answers: PaymentStatus[] = ['pending', 'pending', 'completed'];
     const fetchImpl = vi.fn(async () => Response.json(order(answers.shift()!)));
     const paid = await waitForPayment('cs_test_1', { fetchImpl: fetchImpl as unknown as typeof fetch, intervalMs: 1 });
     expect(paid.status).toBe('completed');
@@ -46,5 +49,13 @@ describe('loadOrder', () => {
     await expect(loadOrder('p1', 'bad', { fetchImpl: forbidden as unknown as typeof fetch })).rejects.toThrow('Forbidden');
     const broken = vi.fn(async () => new Response('<html>', { status: 502 }));
     await expect(loadOrder('p1', 't', { fetchImpl: broken as unknown as typeof fetch })).rejects.toThrow('Could not load your order');
+  });
+
+  it('refuses a 200 answer that is not an order, with the message a server error gives (never a half-read order)', async () => {
+    const { downloads: _gone, ...withoutDownloads } = order('completed');
+    for (const body of [withoutDownloads, { ...order('completed'), status: 'paid' }, { ...order('completed'), amount: '1.99' }, 'not json', null]) {
+      const fetchImpl = vi.fn(async () => (typeof body === 'string' ? new Response(body) : Response.json(body)));
+      await expect(loadOrder('p1', 't/1', { fetchImpl: fetchImpl as unknown as typeof fetch })).rejects.toMatchObject({ name: 'ApiError', message: MSG.orderLoadFailed, status: 200 });
+    }
   });
 });

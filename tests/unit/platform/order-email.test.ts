@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { maskEmail } from '../../../netlify/lib/mail/mask';
 import { confirmationMessage } from '../../../netlify/lib/delivery/notices/order-confirmation-mail';
 import { readMailTarget } from '../../../netlify/lib/mail/transport';
-import { checkoutRequestSchema } from '../../../src/lib/orders-schema';
+import { checkoutRequestSchema, type Order } from '../../../src/lib/orders-schema';
 import { findImagePackage, formatPrice, ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
 import { confirmationSentence } from '../../../src/lib/checkout-status';
 import { MSG } from '../../../src/lib/messages';
 
 const basic = findImagePackage('basic-restoration')!;
-const order = {
+const order: Order = {
   paymentId: '11111111-2222-4333-8444-555555555555',
   amount: sumPrices([ITEM_PRICES.image, basic.priceValue]),
   currency: 'USD',

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { checkoutAnswer, statusAnswer } from '../../support/answers';
 import { $cartItems, $purchases, addPackageToCart, addToCart, checkout, clearCart, rememberDownloads, thumbnailUrl, type CartItem } from '../../../src/lib/cart';
 import { decodePurchases } from '../../../src/lib/cart-state';
 import { ITEM_PRICES, sumPrices } from '../../../src/lib/catalog';
@@ -25,13 +26,13 @@ describe('purchased downloads', () => {
     addToCart({ type: 'image', transformationId: ID });
     addToCart({ type: 'video', transformationId: OTHER });
     const fetchImpl = vi.fn(async () =>
-      Response.json({
-        success: true, paymentId: 'p1', amount: sumPrices([ITEM_PRICES.image, ITEM_PRICES.video]), orderToken: 'tok',
+      Response.json(checkoutAnswer({
+        paymentId: 'p1', amount: sumPrices([ITEM_PRICES.image, ITEM_PRICES.video]), orderToken: 'tok',
         downloads: [
           { transformationId: ID, url: link(ID), filename: 'restored-image-1.jpg' },
           { transformationId: OTHER, url: 'https://evil.test/x', filename: 'x' },
         ],
-      }),
+      })),
     );
     expect((await checkout({ fetchImpl: fetchImpl as unknown as typeof fetch })).ok).toBe(true);
     expect($purchases.get()).toEqual({ [ID]: link(ID) });
@@ -86,19 +87,19 @@ describe('saved tool results', () => {
   it('loads a saved image again from the status answer, with fresh URLs, its hints, heal marks, tone and colour reference', async () => {
     const hints = [{ x: 0.5, y: 0.5, color: '#ff0000' }];
     const healMarks = [{ points: [{ x: 0.2, y: 0.3 }, { x: 0.25, y: 0.4 }], radius: 0.016 }];
-    vi.stubGlobal('fetch', answer({
-      success: true, transformationId: ID, kind: 'image', status: 'completed', progress: 1, purchased: true,
-      videoUrl: null, originalImageUrl: '/o.png', processedUrl: '/p.jpg?t=1', originalUrl: '/o.jpg?t=1', width: 640, height: 480, hints, healMarks, tone: 'sepia', reference: true, error: null,
-    }));
+    vi.stubGlobal('fetch', answer(statusAnswer({
+      transformationId: ID, kind: 'image', purchased: true,
+      originalImageUrl: '/o.png', processedUrl: '/p.jpg?t=1', originalUrl: '/o.jpg?t=1', width: 640, height: 480, hints, healMarks, tone: 'sepia', reference: true,
+    })));
     await expect(loadImageResult(ID)).resolves.toEqual({
       success: true, transformationId: ID, originalUrl: '/o.jpg?t=1', processedUrl: '/p.jpg?t=1', width: 640, height: 480, hints, healMarks, tone: 'sepia', reference: true,
     });
     // An item this browser holds no owner secret for (made before owner secrets) is asked for without one.
-    expect(fetch).toHaveBeenCalledWith(`/api/transformations/${ID}`, { cache: 'no-store', headers: {} });
+    expect(fetch).toHaveBeenCalledWith(`/api/transformations/${ID}`, expect.objectContaining({ cache: 'no-store', headers: {} }));
   });
 
   it('loads a finished video; anything unknown, unfinished or of the other kind is null; offline throws', async () => {
-    const video = { success: true, transformationId: OTHER, kind: 'video', status: 'completed', progress: 1, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png', processedUrl: null, error: null };
+    const video = statusAnswer({ transformationId: OTHER, kind: 'video', videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png' });
     vi.stubGlobal('fetch', answer(video));
     // A video from before the resolution choice is 720p; the answer's resolution is kept (it sets the price).
     await expect(loadVideoResult(OTHER)).resolves.toEqual({ transformationId: OTHER, videoUrl: '/v.mp4?t=1', originalImageUrl: '/o.png', stillUrl: null, resolution: '720p' });

@@ -31,4 +31,10 @@ describe('the tool page and the public health answer', () => {
     await expect(broken.api.checkVideoAvailability()).resolves.toBe('available');
     await expect(broken.api.paymentMode()).resolves.toBeNull();
   });
+
+  it('a 200 answer of another shape than the public health schema counts as no answer', async () => {
+    const odd = await withHealth({ ok: true, status: 'ok', video: { available: 'no' }, payments: { mode: 'paypal' } });
+    await expect(odd.api.checkVideoAvailability()).resolves.toBe('available');
+    await expect(odd.api.paymentMode()).resolves.toBeNull();
+  });
 });

@@ -1,9 +1,10 @@
-import { MSG } from '../../lib/messages';
-import { CHAT_ERRORS } from '../../lib/chat/errors';
-import { CHAT_MODEL_PICKS, DEFAULT_MODEL_ID, pickAsModel, type ChatModelsResponse } from '../../lib/chat/models';
-import type { ChatRequestInput } from '../../lib/chat/schema';
-import { readSse } from '../../lib/chat/sse';
-import { decodeEvent, type ReadDocument, type ReplyCut } from '../../lib/chat/stream-protocol';
+import { MSG } from '../messages';
+import { CHAT_ERRORS } from './errors';
+import { CHAT_MODEL_PICKS, DEFAULT_MODEL_ID, chatModelsResponseSchema, chatRefusalSchema, pickAsModel, type ChatModelsResponse } from './models';
+import { jsonOf, refusalText } from '../api-answer';
+import type { ChatRequestInput } from './schema';
+import { readSse } from './sse';
+import { decodeEvent, type ReadDocument, type ReplyCut } from './stream-protocol';
 
 /** A failed reply; `message` is the server's text for the bubble (fallback "Failed to get response from AI"). */
 export class ChatRequestError extends Error {
@@ -22,10 +23,11 @@ export async function fetchChatModels(signal?: AbortSignal): Promise<ChatModelsR
   try {
     const res = await fetch('/api/chat/models', { signal, headers: { accept: 'application/json' }, cache: 'no-store' });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    return (await res.json()) as ChatModelsResponse;
+    // Read with the schema the server builds it from (src/lib/chat/models.ts).
+    return chatModelsResponseSchema.parse(jsonOf(await res.text()));
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    // The curated list, unverified; the chat call reports the real state.
+    // Unreachable, refused or not the list's shape: the curated list, unverified; the chat call reports the real state.
     return { models: CHAT_MODEL_PICKS.map(pickAsModel), defaultModel: DEFAULT_MODEL_ID, configured: true, verified: false };
   }
 }
@@ -59,9 +61,11 @@ export async function streamChat(
     throw new ChatRequestError(CHAT_ERRORS.unreachable);
   }
   if (!res.ok || !res.body) {
-    const refusal = (await res.json().catch(() => ({}))) as { error?: unknown; models?: ChatModelsResponse };
-    const models = refusal.models && Array.isArray(refusal.models.models) ? refusal.models : undefined;
-    throw new ChatRequestError(typeof refusal.error === 'string' ? refusal.error : '', res.status, models);
+    // The chat's refusal (src/lib/chat/models.ts); a body of another shape keeps only its words, if any.
+    const body = jsonOf(await res.text().catch(() => ''));
+    const refusal = chatRefusalSchema.safeParse(body);
+    if (refusal.success) throw new ChatRequestError(refusal.data.error, res.status, refusal.data.models);
+    throw new ChatRequestError(refusalText(body) ?? '', res.status);
   }
   try {
     for await (const message of readSse(res.body)) {
