@@ -13,7 +13,7 @@ import { refuseUnworkableDatabase } from './database-check';
  * embedded database and storage unless DATABASE_URL / SUPABASE_* point elsewhere. The content editor is at
  * /admin, writing to src/content/ (scripts/platform/content-editor.ts).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // As under `netlify dev`: functions are served here, so @astrojs/netlify's dev plugin stays out of the way
 // (it would bundle each function again on every request).

@@ -11,7 +11,7 @@ import { refuseUnworkableDatabase } from './database-check';
  * the embedded Postgres (PGlite, data in .data/) and local file storage unless DATABASE_URL /
  * SUPABASE_* point elsewhere, and the built pages plus the Netlify functions on one port.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const port = Number(process.env.PORT ?? 8888);
 
 // Must run before the functions start: it puts DATABASE_URL, STORAGE_DIR and APP_SECRET in process.env,

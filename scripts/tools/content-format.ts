@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { CONTENT_COLLECTIONS } from '../../src/editor/collections';
 import { canonicalMdx } from '../../src/editor/mdx-file';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const check = process.argv.includes('--check');
 const changed: string[] = [];
 

@@ -96,7 +96,7 @@ const isFixtureSource = (path: string) => FIXTURE_SOURCES.some((f) => path.toLow
 const MAX_CORRELATION = 0.9;
 
 const LONG_SIDE = 320;
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const refDir = join(root, 'engines/image/reference');
 if (process.argv.includes('--grid')) {
   await writeColourGrid();

@@ -13,7 +13,7 @@ import { rgbToLab } from '../../engines/shared';
 import { faceRegions } from '../../engines/image';
 import { analysePhoto, decodeForVision } from '../../engines/vision/index';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/photos');
 const REFERENCE = path.join(ROOT, 'engines/image/reference');
 const OUT = path.join(ROOT, 'engines/image/portrait/skin-prior.json');

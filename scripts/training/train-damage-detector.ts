@@ -28,7 +28,7 @@ import { PAINT_SIZES, isHeldOut, trainingFolders, trainingPhotos } from './train
 import { trainMlp } from './train-mlp';
 import { cliOption } from './cli-option';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { from, fixtures } = trainingFolders();
 const seeds = Number(cliOption('--seeds', '4'));
 const cache = cliOption('--cache', '');
