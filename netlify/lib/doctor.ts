@@ -4,8 +4,8 @@ import { supabaseServerKey } from './storage';
 import { ReplicateError, type ReplicateConnection, type ReplicateModel } from './providers/replicate-client';
 import { checkInput, describeModel, imageInputOf, type InputProblem } from './providers/replicate-models';
 import { REPLICATE_PRESETS } from './providers/replicate-presets';
-import { replicateConfig as colorizerConfig } from './providers/replicate-colorizer';
-import { replicateConfigFromEnv as videoConfig } from './providers/replicate-video';
+import { replicateConfig as colorizerConfig } from './providers/replicate-colorizer-config';
+import { replicateConfigFromEnv as videoConfig } from './providers/replicate-video-config';
 
 /**
  * The deploy check behind `npm run doctor` and the operator's `/api/health` details: it connects to the configured

@@ -4,13 +4,12 @@ import type { RenderOptions, RenderResult } from '../../../engines/video';
 import {
   firstUrl,
   parseModel,
-  replicateConnection,
   ReplicateError,
   replicateRun,
   type Prediction,
-  type ReplicateConnection,
 } from './replicate-client';
-import { findPreset, nearestAspectRatio, type ReplicatePreset } from './replicate-presets';
+import { nearestAspectRatio, type ReplicatePreset } from './replicate-presets';
+import { replicateConfigFromEnv, VIDEO_BUDGET_MAX_MS, VIDEO_BUDGET_MS, type ReplicateConfig } from './replicate-video-config';
 import { VIDEO_DURATION_SECONDS } from '../../../src/lib/tool/video-modes';
 
 // Hosted image-to-video through Replicate's predictions API (the one client, providers/replicate-client.ts):
@@ -24,46 +23,10 @@ import { VIDEO_DURATION_SECONDS } from '../../../src/lib/tool/video-modes';
  * default and never more than 12 (REPLICATE_TIMEOUT_MS may only lower it), which leaves the download, the trim and
  * the preview their time. Replicate cancels the prediction at the same point (`Cancel-After`).
  */
-export const VIDEO_BUDGET_MS = 10 * 60_000;
-export const VIDEO_BUDGET_MAX_MS = 12 * 60_000;
+export { replicateConfigFromEnv, VIDEO_BUDGET_MAX_MS, VIDEO_BUDGET_MS, type ReplicateConfig };
+
 /** The side a photo above the model's byte limit is downscaled to (JPEG): far below every preset's 10 MB. */
 const DOWNSCALED_SIDE = 2048;
-
-export type ReplicateConfig = ReplicateConnection & {
-  /** A preset's id, "owner/name" (latest version) or "owner/name:version" (explicit version). */
-  model: string;
-  /** Name of the model's image input; models differ ("image", "start_image", "first_frame_image"). */
-  imageKey: string;
-  /** Extra model inputs (a preset's, then REPLICATE_VIDEO_INPUT's) merged into every request. */
-  extraInput: Record<string, unknown>;
-  /** The preset in use, if any. */
-  preset?: ReplicatePreset;
-};
-
-export function replicateConfigFromEnv(env: Record<string, string | undefined>): ReplicateConfig | null {
-  const connection = replicateConnection(env, VIDEO_BUDGET_MS, VIDEO_BUDGET_MAX_MS);
-  const spec = env.REPLICATE_VIDEO_MODEL?.trim();
-  if (!connection || !spec) return null;
-  const preset = findPreset('video', spec);
-  // A preset's name runs its model at the latest version; "owner/name:version" keeps the version given.
-  const model = preset && !spec.includes('/') ? preset.model : spec;
-  let extraInput: Record<string, unknown> = {};
-  if (env.REPLICATE_VIDEO_INPUT) {
-    try {
-      const parsed = JSON.parse(env.REPLICATE_VIDEO_INPUT);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) extraInput = parsed;
-    } catch {
-      console.warn('REPLICATE_VIDEO_INPUT is not valid JSON; ignoring it');
-    }
-  }
-  return {
-    ...connection,
-    model,
-    imageKey: env.REPLICATE_VIDEO_IMAGE_KEY?.trim() || preset?.imageKey || 'image',
-    extraInput: { ...preset?.input, ...extraInput },
-    preset,
-  };
-}
 
 /** The photo as the model may take it: as it is, or a downscaled JPEG when it is above the model's byte limit. */
 async function photoForModel(image: Buffer, header: ImageHeader, preset: ReplicatePreset | undefined): Promise<{ bytes: Buffer; mime: string }> {
