@@ -4,7 +4,8 @@ import { EXTENSIONS, FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constant
 import { HttpError, isMultipart, json, parseWith, pathAfter, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
 import { addItem, batchAnswer, chooseScan, createBatch, dispatchAndRun, ownedBatch, retryItem, scanPrints } from '../lib/batches';
 import { requestAllowance, requestPackageKey } from '../lib/packages/allowance';
-import { processImageOptionsSchema, readUpload, discardUpload, toHttpError } from '../lib/tool';
+import { readUpload, discardUpload, toHttpError } from '../lib/tool';
+import { restoreRequestSchema } from '../../src/lib/tool/image-schema';
 import { inspectImage } from '../../engines/image';
 import { requestProof } from '../lib/tool/ownership';
 import { enforceRateLimit } from '../lib/rate-limit';
@@ -32,7 +33,7 @@ export default withErrors(async (req: Request, context: unknown) => {
   const [id = '', part, itemId, action] = pathAfter(req, '/api/batches/').split('/');
   if (!id) {
     requireMethod(req, 'POST');
-    const options = parseWith(processImageOptionsSchema, await readJson(req));
+    const options = parseWith(restoreRequestSchema, await readJson(req));
     const allowance = requestPackageKey(req) ? await requestAllowance(req) : null;
     const made = await createBatch({ allowance, ...options });
     const answer: BatchCreated = { success: true, batchId: made.batch.id, ...(made.ownerSecret && { ownerSecret: made.ownerSecret }) };

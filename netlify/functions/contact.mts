@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
-import { contactSchema } from '../lib/forms/schemas';
+import { contactSchema } from '../../src/lib/forms';
 import { saveContactMessage } from '../lib/forms/store';
 import { submitForm } from '../lib/forms/submit';
 import { withErrors } from '../lib/http';

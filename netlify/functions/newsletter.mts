@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import { MSG } from '../../src/lib/messages';
-import { newsletterSchema } from '../lib/forms/schemas';
+import { newsletterSchema } from '../../src/lib/forms';
 import { subscribeToNewsletter } from '../lib/forms/store';
 import { submitForm } from '../lib/forms/submit';
 import { withErrors } from '../lib/http';

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { HttpError, isMultipart, json, parseWith, readJson, readMultipart, requireMethod, withErrors } from '../lib/http';
-import { discardUpload, processImage, processImageOptionsSchema, readUpload } from '../lib/tool';
+import { discardUpload, processImage, readUpload } from '../lib/tool';
+import { restoreRequestSchema } from '../../src/lib/tool/image-schema';
 import { enforceToolLimit } from '../lib/tool/rate-limits';
 import { MSG } from '../../src/lib/messages';
 import { FUNCTION_BODY_MAX_BYTES } from '../../src/lib/tool/constants';
@@ -21,13 +22,13 @@ export default withErrors(async (req: Request, context: unknown) => {
     const form = await readMultipart(req, FUNCTION_BODY_MAX_BYTES);
     const file = form.get('file');
     if (!(file instanceof Blob) || file.size === 0) throw new HttpError(400, MSG.uploadFirst);
-    const options = parseWith(processImageOptionsSchema, { model: form.get('model') ?? undefined, prompt: form.get('prompt') ?? undefined });
+    const options = parseWith(restoreRequestSchema, { model: form.get('model') ?? undefined, prompt: form.get('prompt') ?? undefined });
     return json(await processImage(Buffer.from(await file.arrayBuffer()), options));
   }
   const input = (await readJson(req)) as Record<string, unknown> | null;
   const uploadId = typeof input?.uploadId === 'string' ? input.uploadId : undefined;
   if (!uploadId) throw new HttpError(400, MSG.uploadFirst);
-  const options = parseWith(processImageOptionsSchema, { model: input?.model, prompt: input?.prompt });
+  const options = parseWith(restoreRequestSchema, { model: input?.model, prompt: input?.prompt });
   const bytes = await readUpload(uploadId);
   try {
     return json(await processImage(bytes, options));

@@ -2,7 +2,7 @@ import { NEWSLETTER_CONSENT } from '../../../src/lib/newsletter';
 import { DEFAULT_GUIDE } from '../../../src/lib/guides';
 import { withTransaction, type Queryable } from '../db';
 import { emitEvent } from '../outbox/events';
-import type { ContactInput, LeadInput, NewsletterInput } from './schemas';
+import type { ContactInput, LeadInput, NewsletterInput } from '../../../src/lib/forms';
 
 /**
  * The forms' rows, each written in one transaction with its outbox event (netlify/lib/outbox), so the owner's notice

@@ -6,7 +6,7 @@ import { enforceRateLimit } from '../rate-limit';
 import { HttpError, errorResponse, json, JSON_BODY_LIMIT, readBytes, requireMethod, zodMessage } from '../http';
 import { deliverSoon } from '../delivery/worker';
 import { recordDoubt } from './doubts';
-import { HONEYPOT_FIELD } from './schemas';
+import { HONEYPOT_FIELD } from '../../../src/lib/forms';
 
 /**
  * One flow for the first-party forms (contact, newsletter, leads). They accept JSON from islands and

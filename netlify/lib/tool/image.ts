@@ -10,7 +10,6 @@ import { uploadWatermarkSeed } from '../../../engines/shared';
 import { withoutMetadata } from '../media/strip-metadata';
 import { colorizerFor } from '../providers/colorizer';
 import type { ImageAnswer } from '../../../src/lib/tool/image-schema';
-import { restoreRequestSchema } from '../../../src/lib/tool/image-schema';
 import { healWork } from '../../../src/lib/tool/heal-budget';
 import {
   completeTransformation,
@@ -29,9 +28,6 @@ import { newOwnerSecret } from './ownership';
 import { TAKEN_BY_LIVE_PACKAGE } from '../packages/allowance';
 import { decodeReduced, inspectWithin } from './image-bounds';
 import { REFERENCE_MAX_SIDE, REFERENCE_UPLOAD_SIDE } from '../../../src/lib/tool/constants';
-
-/** Options of POST /api/process-image (the file comes as multipart `file` or as a direct-upload id): the shared contract. */
-export const processImageOptionsSchema = restoreRequestSchema;
 
 /** Maps engine errors to HTTP errors with a message the buyer can act on. */
 export function toHttpError(error: unknown): unknown {

@@ -1,4 +1,4 @@
-export { processImage, applyHints, applyHeal, applyReference, processImageOptionsSchema, hintsOf, toHttpError } from './image';
+export { processImage, applyHints, applyHeal, applyReference, hintsOf, toHttpError } from './image';
 export { sourceImageStill, videoDefaults } from './video-source';
 export {
   parseVideoBody,

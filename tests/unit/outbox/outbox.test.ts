@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearedSessionCookie, readSession, sessionCookie } from '../../../netlify/lib/admin/session';
 import { toCsv } from '../../../netlify/lib/admin/records';
 import { confirmToken, readConfirmToken, readUnsubscribeToken, unsubscribeToken } from '../../../netlify/lib/newsletter-tokens';
-import { leadSchema } from '../../../netlify/lib/forms/schemas';
+import { leadSchema } from '../../../src/lib/forms';
 import { pastGivingUp, retryDelaySeconds, RETRY } from '../../../netlify/lib/outbox/backoff';
 import { readNotifyConfig } from '../../../netlify/lib/outbox/config';
 import { slackEscape, webhookBody, webhookSignature, WEBHOOK_TEXT_MAX } from '../../../netlify/lib/delivery/webhook';
